@@ -1,0 +1,80 @@
+"""The contract every game module fulfils, and the one value the server plugs in.
+
+Each game package (``engine.holdem``, ``engine.zhajinhua``, ``engine.doudizhu``)
+exposes module-level functions with the same names and meaning, and bundles them in
+a :class:`Game` value named ``GAME``. The server only ever talks to a ``Game``; it
+never asks which game it is hosting.
+
+State objects have at least these attributes:
+
+``to_act``   the seat whose clock is running, or ``None``
+``is_over``  true once the hand is finished and settled
+``stacks``   chips by seat (``None`` for an empty seat); final stacks once over
+
+Events are plain dicts with a ``"type"``. An event may be private in part: when it
+has ``"only": [seats]`` the keys listed in ``"secret"`` are delivered only to those
+seats; :func:`event_for` makes the copy a given viewer may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Option, describe_options, parse_options
+
+Seat = int | None
+SeatList = Sequence[tuple[str, int] | None]
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules behind a uniform interface.
+
+    ``options`` declares the hand options (blinds, rule variants, ...) with defaults.
+    ``new_hand(config, seats, deck)`` takes ``config`` as returned by
+    :meth:`parse_config` plus ``"button"`` (the dealer seat, which the table moves).
+    ``legal_actions`` may return any object; ``legal_to_wire`` turns it into plain
+    data for a client (``None`` when the seat may do nothing).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    deck_size: int
+    options: Sequence[Option]
+    new_hand: Callable[[Mapping[str, Any], SeatList, Sequence[int]], Any]
+    legal_actions: Callable[[Any, int], Any]
+    legal_to_wire: Callable[[Any], Any]
+    apply: Callable[[Any, int, Mapping[str, Any]], tuple[Any, list[Event]]]
+    view: Callable[[Any, Seat], dict[str, Any]]
+    timeout_action: Callable[[Any, int], dict[str, Any]]
+    to_dict: Callable[[Any], dict[str, Any]]
+    from_dict: Callable[[Mapping[str, Any]], Any]
+
+    def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate hand options; raises :class:`~engine.errors.ConfigError`."""
+        return parse_options(self.options, given)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": describe_options(self.options),
+        }
+
+
+def event_for(event: Event, seat: Seat) -> Event:
+    """The copy of ``event`` that ``seat`` (``None``: a spectator) may see."""
+    only = event.get("only")
+    if only is None:
+        return event
+    if seat is not None and seat in only:
+        return {k: v for k, v in event.items() if k not in ("only", "secret")}
+    hidden = set(event.get("secret", ())) | {"only", "secret"}
+    return {k: v for k, v in event.items() if k not in hidden}
