@@ -36,6 +36,8 @@ class Game:
     ``options`` declares the hand options (blinds, rule variants, ...) with defaults.
     ``new_hand(config, seats, deck)`` takes ``config`` as returned by
     :meth:`parse_config` plus ``"button"`` (the dealer seat, which the table moves).
+    ``start_events(state)`` gives the events that open a freshly dealt hand (antes,
+    blinds, private deals), since ``new_hand`` returns only the state.
     ``legal_actions`` may return any object; ``legal_to_wire`` turns it into plain
     data for a client (``None`` when the seat may do nothing).
     """
@@ -47,6 +49,7 @@ class Game:
     deck_size: int
     options: Sequence[Option]
     new_hand: Callable[[Mapping[str, Any], SeatList, Sequence[int]], Any]
+    start_events: Callable[[Any], list[Event]]
     legal_actions: Callable[[Any, int], Any]
     legal_to_wire: Callable[[Any], Any]
     apply: Callable[[Any, int, Mapping[str, Any]], tuple[Any, list[Event]]]

@@ -1,1 +1,73 @@
-"""(filled in by its issue)"""
+"""Zha Jin Hua (炸金花, "three-card brag"): exact hand ranking with every house rule as
+an option, and the blind/seen betting flow with compare, all-in and showdown.
+
+Ranking: :func:`hand_rank`, :func:`compare_hands`, :func:`describe`, :func:`category`
+under a :class:`Rules` value. The betting flow follows the engine contract
+(``engine.game``): :func:`new_hand`, :func:`legal_actions`, :func:`apply`,
+:func:`view`, :func:`timeout_action`, :func:`to_dict`, :func:`from_dict`, bundled
+as ``GAME``. Rules and wire formats: ``docs/zhajinhua.md``.
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from .flow import apply, new_hand, start_events, timeout_action
+from .legal import Legal, legal_actions, legal_to_wire
+from .options import OPTIONS, rules_of
+from .ranking import (
+    CATEGORIES,
+    COMMON_RULES,
+    Rules,
+    best_hand_in_order,
+    category,
+    compare_hands,
+    describe,
+    hand_rank,
+    is_special_235,
+)
+from .state import ZjhState, from_dict, to_dict
+from .view import view
+
+GAME = Game(
+    name="zhajinhua",
+    title="Zha Jin Hua (炸金花)",
+    min_players=2,
+    max_players=9,
+    deck_size=52,
+    options=OPTIONS,
+    new_hand=new_hand,
+    start_events=start_events,
+    legal_actions=legal_actions,
+    legal_to_wire=legal_to_wire,
+    apply=apply,
+    view=view,
+    timeout_action=timeout_action,
+    to_dict=to_dict,
+    from_dict=from_dict,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "COMMON_RULES",
+    "GAME",
+    "Legal",
+    "OPTIONS",
+    "Rules",
+    "ZjhState",
+    "apply",
+    "best_hand_in_order",
+    "category",
+    "compare_hands",
+    "describe",
+    "from_dict",
+    "hand_rank",
+    "is_special_235",
+    "legal_actions",
+    "legal_to_wire",
+    "new_hand",
+    "rules_of",
+    "start_events",
+    "timeout_action",
+    "to_dict",
+    "view",
+]
