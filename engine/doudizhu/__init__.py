@@ -1,1 +1,58 @@
-"""(filled in by its issue)"""
+"""Dou Dizhu (斗地主): play classification, move generation, bidding, play and scoring.
+
+The engine contract (see ``engine/game.py``): ``new_hand``, ``legal_actions``,
+``apply``, ``view``, ``timeout_action``, ``to_dict``, ``from_dict`` and ``GAME``.
+Play rules: ``classify`` / ``beats`` (:mod:`.plays`), ``legal_plays`` / ``cards_for``
+(:mod:`.movegen`), ranks and rank strings (:mod:`.ranks`). The rules of a hand are
+described in ``docs/doudizhu.md``.
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from .bidding import Bidding, BidOptions
+from .hand import apply, new_hand, start_events, timeout_action
+from .legal import LegalActions, legal_actions, legal_to_wire
+from .movegen import cards_for, legal_plays
+from .options import OPTIONS, rules_of
+from .plays import DEFAULT_RULES, KINDS, Play, Rules, beats, classify
+from .ranks import (
+    RANK_NAMES,
+    card_sort_key,
+    counts_from_cards,
+    ddz_rank,
+    format_counts,
+    format_ranks,
+    parse_ranks,
+    sort_cards,
+    to_counts,
+)
+from .state import DoudizhuState, from_dict, to_dict
+from .view import view
+
+GAME = Game(
+    name="doudizhu",
+    title="Dou Dizhu (斗地主)",
+    min_players=3,
+    max_players=3,
+    deck_size=54,
+    options=OPTIONS,
+    new_hand=new_hand,
+    start_events=start_events,
+    legal_actions=legal_actions,
+    legal_to_wire=legal_to_wire,
+    apply=apply,
+    view=view,
+    timeout_action=timeout_action,
+    to_dict=to_dict,
+    from_dict=from_dict,
+)
+
+__all__ = [
+    "GAME", "OPTIONS", "DoudizhuState", "LegalActions", "Bidding", "BidOptions",
+    "new_hand", "start_events", "legal_actions", "legal_to_wire", "apply", "view", "timeout_action",
+    "to_dict", "from_dict", "rules_of",
+    "Play", "Rules", "DEFAULT_RULES", "KINDS", "classify", "beats", "legal_plays", "cards_for",
+    "RANK_NAMES", "ddz_rank", "card_sort_key", "counts_from_cards", "parse_ranks",
+    "format_counts", "format_ranks", "sort_cards", "to_counts",
+]

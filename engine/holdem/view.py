@@ -1,0 +1,57 @@
+"""What one seat (or a spectator) may see of a hand: plain, JSON- and msgpack-safe data.
+
+A seat sees its own hole cards; other hole cards appear only once shown at
+showdown. Folded and mucked hands are never revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .evaluator import describe, evaluate
+from .legal import legal_actions, legal_to_wire
+from .state import HoldemState
+
+
+def view(state: HoldemState, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` sees it (``None``: a spectator)."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                             or not 0 <= seat < state.n_seats):
+        seat = None
+    seats: list[dict[str, Any] | None] = []
+    for s in range(state.n_seats):
+        if state.players[s] is None:
+            seats.append(None)
+            continue
+        shown = state.shown[s]
+        seats.append({
+            "seat": s,
+            "player": state.players[s],
+            "stack": state.stacks[s],
+            "bet": state.bets[s],
+            "in_hand": state.in_hand[s],
+            "folded": state.folded[s],
+            "all_in": state.is_all_in(s),
+            "cards": list(state.hole[s]) if shown else None,
+            "hand": describe(evaluate(state.hole[s] + state.board)) if shown else None,
+            "won": state.won[s],
+        })
+    own = seat is not None and state.in_hand[seat]
+    legal = legal_actions(state, seat) if seat is not None else None
+    return {
+        "game": "holdem",
+        "street": state.street,
+        "button": state.button,
+        "small_blind": state.small_blind,
+        "big_blind": state.big_blind,
+        "ante": state.ante,
+        "board": list(state.board),
+        "pots": [p.to_wire() for p in state.pots],
+        "current_bet": state.current_bet if not state.is_over else 0,
+        "to_act": state.to_act,
+        "is_over": state.is_over,
+        "seats": seats,
+        "you": seat,
+        "hole": list(state.hole[seat]) if own else None,
+        "legal": legal_to_wire(legal) if legal is not None else None,
+    }

@@ -1,0 +1,86 @@
+"""Every game honours the same contract the server relies on (engine/game.py)."""
+
+import json
+import random
+
+import msgpack
+import pytest
+
+from engine.doudizhu import GAME as DOUDIZHU
+from engine.errors import ConfigError, IllegalAction
+from engine.game import event_for
+from engine.holdem import GAME as HOLDEM
+from engine.zhajinhua import GAME as ZHAJINHUA
+
+GAMES = [HOLDEM, ZHAJINHUA, DOUDIZHU]
+
+
+def _deal(game, players=None, seed=1):
+    players = players or game.min_players
+    seats = [(f"p{i}", 1000) for i in range(players)]
+    deck = list(range(game.deck_size))
+    random.Random(seed).shuffle(deck)
+    return game.new_hand(game.parse_config({}) | {"button": 0}, seats, deck)
+
+
+def _plain(value):
+    assert json.loads(json.dumps(value)) == value
+    assert msgpack.unpackb(msgpack.packb(value)) == value
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_every_game_describes_itself_and_validates_options(game):
+    info = game.describe()
+    _plain(info)
+    assert info["game"] == game.name and info["options"]
+    with pytest.raises(ConfigError):
+        game.parse_config({"no_such_option": 1})
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_opening_events_views_and_state_are_plain_data(game):
+    state = _deal(game)
+    assert state.to_act is not None and not state.is_over
+    events = game.start_events(state)
+    assert events and all("type" in e for e in events)
+    _plain(events)
+    for seat in [None, *range(game.min_players)]:
+        _plain(game.view(state, seat))
+    assert game.from_dict(msgpack.unpackb(msgpack.packb(game.to_dict(state)))) == state
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_private_deals_reach_only_their_seat(game):
+    state = _deal(game)
+    deals = [e for e in game.start_events(state) if "only" in e]
+    if not deals:  # a game that deals face down without naming cards has nothing to hide
+        return
+    for event in deals:
+        owner = event["only"][0]
+        assert set(event["secret"]) <= set(event_for(event, owner))
+        for viewer in [None, *range(game.min_players)]:
+            if viewer not in event["only"]:
+                assert not set(event["secret"]) & set(event_for(event, viewer))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_timeout_action_is_always_accepted(game):
+    state = _deal(game)
+    for _ in range(400):
+        if state.is_over:
+            break
+        seat = state.to_act
+        state, events = game.apply(state, seat, game.timeout_action(state, seat))
+        _plain(events)
+    assert state.is_over
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_out_of_turn_action_is_rejected_with_a_code(game):
+    state = _deal(game)
+    other = next(s for s in range(game.min_players) if s != state.to_act)
+    before = game.to_dict(state)
+    with pytest.raises(IllegalAction) as err:
+        game.apply(state, other, {"type": "fold"})
+    assert err.value.code
+    assert game.to_dict(state) == before
