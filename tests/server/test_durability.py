@@ -1,0 +1,144 @@
+"""Durable before visible, exactly-once actions, restart recovery, fencing, shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from server import table as tbl
+from server.store import VersionConflict
+
+from .highcard import GAME as HIGHCARD
+from .test_play import seated_pair
+from .wsclient import Client
+
+
+async def test_every_acknowledged_change_is_already_in_redis_with_its_events(connect, app):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "k"})
+    stored = await app.store.load_room(room)
+    assert stored["version"] == ack["version"]
+    assert stored["hand"]["pot"] == 10 + 10 + 7
+    stream = await app.store.room_events(room)
+    assert stream[-1][0] == ack["version"]
+    assert stream[-1][1][0]["type"] == "bet" and stream[-1][1][0]["card"] is not None  # full history
+
+
+async def test_a_resent_action_id_gets_the_original_ack_and_applies_nothing(connect, app):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    first = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "same"})
+    again = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "same"})
+    assert again["t"] == "ack" and again["version"] == first["version"]
+    stored = await app.store.load_room(room)
+    assert stored["version"] == first["version"] and stored["hand"]["pot"] == 27
+
+
+async def test_restart_loads_rooms_and_the_turn_clock_keeps_its_deadline(make_app, prefix):
+    app1 = await make_app()
+    a = await Client.connect(app1.ws_url)
+    await a.hello("alice")
+    b = await Client.connect(app1.ws_url)
+    await b.hello("bob")
+    room = (await a.request({"t": "create_room", "game": "highcard",
+                             "options": {"seats": 2, "action_seconds": 600}}))["room"]
+    await a.request({"t": "join", "room": room})
+    await b.request({"t": "join", "room": room})
+    before = await a.expect("room", room=room, playing=True)
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "1"})
+    await a.close()
+    await b.close()
+    await app1.stop()
+
+    app2 = await make_app()
+    a2 = await Client.connect(app2.ws_url)
+    welcome = await a2.hello(token=a.token)
+    assert welcome["player"] == a.player
+    assert welcome["seats"] == [{"room": room, "game": "highcard", "seat": 0}]
+    snap = await a2.expect("room", room=room)
+    assert snap["version"] == ack["version"] and snap["timer"]["seat"] == 0
+    assert snap["timer"]["deadline_ms"] > before["timer"]["deadline_ms"] - 1  # re-armed by the act, persisted
+    stored = await app2.store.load_room(room)
+    assert stored["deadline_ms"] == snap["timer"]["deadline_ms"]
+    ack2 = await a2.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "2"})
+    assert ack2["version"] == ack["version"] + 1
+    await a2.close()
+
+
+async def test_a_deadline_that_passed_while_the_server_was_down_fires_on_start(make_app):
+    app1 = await make_app()
+    a = await Client.connect(app1.ws_url)
+    await a.hello("alice")
+    b = await Client.connect(app1.ws_url)
+    await b.hello("bob")
+    room = (await a.request({"t": "create_room", "game": "highcard",
+                             "options": {"seats": 2, "action_seconds": 0.5, "between_hands_seconds": 600}}))["room"]
+    await a.request({"t": "join", "room": room})
+    await b.request({"t": "join", "room": room})
+    await a.expect("room", room=room, playing=True)
+    await a.close()
+    await b.close()
+    # stop without running the clock: the room actor is stopped first
+    for r in app1.lobby.rooms.values():
+        await r.stop()
+    await app1.stop()
+    await asyncio.sleep(0.6)
+    app2 = await make_app()
+    for _ in range(50):
+        stored = await app2.store.load_room(room)
+        if stored["hand"]["is_over"]:
+            break
+        await asyncio.sleep(0.05)
+    assert stored["hand"]["is_over"] and stored["hand"]["folded"] == [1]
+    events = [e["type"] for _, evs in await app2.store.room_events(room) for e in evs]
+    assert "timed_out" in events
+
+
+async def test_a_stale_writer_is_fenced_by_the_version_check(app):
+    store = app.store
+    table = tbl.Table(room="r-fence", game="highcard", options={"name": "x"}, config={}, seats=[None, None], version=1)
+    await store.commit("r-fence", "highcard", 0, tbl.to_dict(table, HIGHCARD), None)
+    table.version = 2
+    await store.commit("r-fence", "highcard", 1, tbl.to_dict(table, HIGHCARD), [{"type": "x"}])
+    with pytest.raises(VersionConflict):
+        await store.commit("r-fence", "highcard", 1, tbl.to_dict(table, HIGHCARD), [{"type": "y"}])
+    assert (await store.load_room("r-fence"))["version"] == 2
+    assert [v for v, _ in await store.room_events("r-fence")] == [2]
+
+
+async def test_graceful_shutdown_closes_sockets_with_1001_after_persisting(make_app):
+    app = await make_app()
+    c = await Client.connect(app.ws_url)
+    await c.hello("alice")
+    room = (await c.request({"t": "create_room", "game": "highcard"}))["room"]
+    await c.send({"t": "join", "room": room, "ref": "j"})
+    await app.stop()
+    got_reply = False
+    with pytest.raises(ConnectionClosed) as info:
+        while True:
+            m = await c.expect(None, timeout=5)
+            got_reply = got_reply or m.get("ref") == "j"
+    assert info.value.rcvd.code == 1001
+    assert got_reply  # the in-flight join was finished and answered before the close
+
+
+async def test_when_redis_refuses_a_write_the_action_fails_and_nothing_is_visible(connect, app, monkeypatch):
+    a, b, room = await seated_pair(connect)
+    snap = await b.expect("room", room=room, playing=True)
+    real_commit = app.store.commit
+
+    async def failing_commit(*args, **kwargs):
+        raise ConnectionError("redis went away")
+
+    monkeypatch.setattr(app.store, "commit", failing_commit)
+    err = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 9}, "id": "w1"})
+    assert err["code"] == "internal_error"
+    monkeypatch.setattr(app.store, "commit", real_commit)
+    now = await a.request({"t": "spectate", "room": room})
+    assert now["version"] == snap["version"] and now["view"]["pot"] == 20
+    assert not [m for m in a.inbox if m.get("t") == "event" and m["event"]["type"] == "bet"]
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 9}, "id": "w1"})
+    assert ack["t"] == "ack" and ack["version"] == snap["version"] + 1

@@ -1,0 +1,93 @@
+"""The embedded Redis: starts, persists, and never outlives a killed server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import redis
+
+from server.redis_embedded import EmbeddedRedis
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+    except OSError:
+        return False
+
+
+def wait_dead(pid: int, timeout: float = 10) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_data_survives_a_restart_through_the_append_only_file(tmp_path):
+    e = EmbeddedRedis(tmp_path)
+    e.start()
+    r = redis.Redis(unix_socket_path=str(e.socket_path))
+    r.set("k", "v")
+    r.close()
+    e.stop()
+    aof = tmp_path / "redis"
+    assert (aof / "appendonlydir").is_dir() or (aof / "appendonly.aof").stat().st_size > 0  # Redis 7 / 6
+    e2 = EmbeddedRedis(tmp_path)
+    e2.start()
+    r = redis.Redis(unix_socket_path=str(e2.socket_path))
+    assert r.get("k") == b"v"
+    r.close()
+    e2.stop()
+
+
+def test_a_stale_redis_left_on_the_data_dir_is_stopped_before_starting(tmp_path):
+    e = EmbeddedRedis(tmp_path)
+    e.start()
+    stale = e.process.pid
+    e.process = None  # forget it, as a crashed server would
+    e2 = EmbeddedRedis(tmp_path)
+    e2.start()
+    try:
+        assert wait_dead(stale)
+        assert int(e2.pidfile.read_text()) == e2.process.pid != stale
+    finally:
+        e2.stop()
+
+
+def test_redis_dies_with_a_server_killed_by_sigkill(tmp_path):
+    code = (
+        "import sys, time\n"
+        "from server.redis_embedded import EmbeddedRedis\n"
+        f"e = EmbeddedRedis({str(tmp_path)!r}); e.start()\n"
+        "print(e.process.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              cwd=Path(__file__).resolve().parents[2])
+    redis_pid = int(parent.stdout.readline())
+    assert alive(redis_pid)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    assert wait_dead(redis_pid)
+
+
+def test_a_long_data_dir_gets_a_short_socket_path(tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    e = EmbeddedRedis(deep)
+    assert len(str(e.socket_path)) <= 100
+    e.start()
+    try:
+        assert redis.Redis(unix_socket_path=str(e.socket_path)).ping()
+    finally:
+        e.stop()

@@ -1,0 +1,253 @@
+"""Lobby, identity and presence over real sockets."""
+
+from __future__ import annotations
+
+from .test_play import new_room, seated_pair
+from .wsclient import Client
+
+
+async def test_watching_the_lobby_pushes_room_list_changes(connect):
+    w = await connect("watcher")
+    first = await w.request({"t": "list_rooms", "watch": True})
+    assert first["rooms"] == [] and [g["game"] for g in first["games"]] == ["highcard"]
+    assert {o["name"] for o in first["games"][0]["room_options"]} >= {"seats", "action_seconds", "buy_in_max"}
+    a = await connect("alice")
+    room = await new_room(a, seats=2)
+    push = await w.expect("rooms", rooms=lambda rs: len(rs) == 1)
+    assert push["rooms"][0]["room"] == room and push["rooms"][0]["players"] == 0
+    await a.request({"t": "join", "room": room})
+    push = await w.expect("rooms", rooms=lambda rs: rs[0]["players"] == 1)
+    assert "ref" not in push
+    await w.request({"t": "list_rooms", "watch": False})
+
+
+async def test_list_rooms_filters_by_game(connect):
+    a = await connect("alice")
+    await new_room(a)
+    assert len((await a.request({"t": "list_rooms", "game": "highcard"}))["rooms"]) == 1
+    assert (await a.request({"t": "list_rooms", "game": "holdem"}))["rooms"] == []
+
+
+async def test_resuming_with_the_token_restores_every_seat_on_a_new_connection(connect):
+    a, b, room = await seated_pair(connect)
+    other = await new_room(a, seats=2)
+    await a.request({"t": "join", "room": other, "buy_in": 100})
+    await a.close()
+    again = await connect()
+    welcome = await again.hello(token=a.token)
+    assert welcome["player"] == a.player and welcome["wallet"] == 10_000 - 500 - 100
+    assert sorted(s["room"] for s in welcome["seats"]) == sorted([room, other])
+    snaps = {(await again.expect("room"))["room"] for _ in range(2)}
+    assert snaps == {room, other}
+
+
+async def test_a_disconnected_player_keeps_the_seat_and_shows_as_disconnected(connect):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    await a.close()
+    snap = await b.expect("room", room=room, seats=lambda s: s[0] is not None and not s[0]["connected"])
+    assert snap["seats"][0]["player"] == a.player and snap["playing"]
+    back = await connect()
+    await back.hello(token=a.token)
+    snap = await b.expect("room", room=room, seats=lambda s: s[0]["connected"])
+    mine = await back.expect("room", room=room)
+    assert mine["your_seat"] == 0 and mine["view"]["cards"][0] is not None
+
+
+async def test_spectators_see_no_hidden_cards(connect):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    s = await connect("spy")
+    snap = await s.request({"t": "spectate", "room": room})
+    assert snap["your_seat"] is None and snap["view"]["cards"] == [None, None]
+    await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 2}, "id": "1"})
+    ev = await s.expect("event", event=lambda e: e["type"] == "bet")
+    assert "card" not in ev["event"]
+    left = await s.request({"t": "leave", "room": room})
+    assert left == {"t": "left", "room": room, "seat": None, "pending": False, "ref": left["ref"]}
+
+
+async def test_leaving_between_hands_returns_the_stack_to_the_wallet(connect, app):
+    a = await connect("alice")
+    room = await new_room(a)
+    await a.request({"t": "join", "room": room, "buy_in": 300})
+    left = await a.request({"t": "leave", "room": room})
+    assert left["t"] == "left" and not left["pending"] and left["stack"] == 300 and left["wallet"] == 10_000
+    totals = await app.store.chip_totals()
+    assert totals["tables"] == 0 and totals["wallets"] == totals["grants"]
+
+
+async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(connect, app):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    # seat 1 (bob) is to act; alice (seat 0) leaves: pending, then played for at once on her turn
+    pending = await a.request({"t": "leave", "room": room})
+    assert pending["pending"] and pending["wallet"] == 9_500
+    await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 10}, "id": "1"})
+    done = await a.expect("left", pending=False)
+    # alice folded automatically; bob wins the antes
+    assert done["stack"] == 490 and done["wallet"] == 9_990 and done["reason"] == "left"
+    snap = await b.latest_room(room)
+    assert snap["seats"][0] is None and snap["seats"][1]["stack"] == 510
+    totals = await app.store.chip_totals()
+    assert totals["grants"] == totals["wallets"] + totals["tables"]
+
+
+async def test_clock_runs_out_server_plays_the_timeout_action_and_two_in_a_row_sit_out(connect):
+    a, b, room = await seated_pair(connect, action_seconds=0.2, between_hands_seconds=0)
+    ev = await a.expect("event", event=lambda e: e["type"] == "timed_out")
+    assert ev["event"]["seat"] == 1 and ev["event"]["action"] == {"type": "fold"}
+    # hand 2 (button 1): seat 0 times out once; hand 3 (button 0): seat 1's second timeout in a row
+    ev = await a.expect("event", event=lambda e: e["type"] == "timed_out")
+    assert ev["event"]["seat"] == 0
+    ev = await a.expect("event", event=lambda e: e["type"] == "timed_out")
+    assert ev["event"]["seat"] == 1
+    sat = await a.expect("event", event=lambda e: e["type"] == "sat_out", timeout=5)
+    assert sat["event"] == {"type": "sat_out", "seat": 1, "reason": "timeouts"}
+    assert sat["version"] == ev["version"]
+    snap = await b.latest_room(room)
+    assert snap["seats"][1]["sitting_out"] and not snap["seats"][0]["sitting_out"] and not snap["playing"]
+    back = await b.request({"t": "sit_in", "room": room})
+    assert back["t"] == "room" and not back["seats"][1]["sitting_out"]
+    assert (await b.expect("room", room=room, playing=True))["hand_no"] == 4
+
+
+async def test_sit_out_takes_effect_from_the_next_hand(connect):
+    a = await connect("alice")
+    b = await connect("bob")
+    room = await new_room(a, seats=3, between_hands_seconds=0)
+    await a.request({"t": "join", "room": room})
+    out = await a.request({"t": "sit_out", "room": room})
+    assert out["seats"][0]["sitting_out"]
+    joined = await b.request({"t": "join", "room": room})
+    snap = await b.latest_room(room) or joined
+    assert not snap["playing"] and snap["hand_no"] == 0
+
+
+async def test_ping_answers_with_the_server_clock_even_before_hello(connect):
+    c = await connect()
+    pong = await c.request({"t": "ping"})
+    assert pong["t"] == "pong" and pong["time_ms"] > 1_600_000_000_000
+
+
+async def test_two_connections_of_one_player_both_get_updates(connect):
+    a, b, room = await seated_pair(connect)
+    a2 = await connect()
+    await a2.hello(token=a.token)
+    await a2.expect("room", room=room)
+    await b.expect("room", room=room, playing=True)
+    await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 2}, "id": "1"})
+    ev = await a2.expect("event", event=lambda e: e["type"] == "bet")
+    assert ev["room"] == room
+
+
+async def test_http_endpoints(app):
+    import urllib.request
+
+    base = app.url
+
+    def get(path: str):
+        try:
+            with urllib.request.urlopen(base.rstrip("/") + path, timeout=5) as r:
+                return r.status, r.headers.get("Content-Type"), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers.get("Content-Type"), e.read()
+
+    import asyncio
+
+    status, ctype, body = await asyncio.to_thread(get, "/healthz")
+    assert status == 200 and body == b"ok\n"
+    status, ctype, body = await asyncio.to_thread(get, "/metrics")
+    assert status == 200 and ctype.startswith("text/plain") and b"cardroom_connections" in body
+    assert b"cardroom_redis_write_seconds" in body and b"cardroom_action_seconds" in body
+    status, ctype, body = await asyncio.to_thread(get, "/")
+    assert status == 200 and ctype == "text/html; charset=utf-8" and b"<html" in body.lower()
+    for bad in ("/nope", "/../pyproject.toml", "/%2e%2e/pyproject.toml", "/..%2fpyproject.toml", "/ws/../../etc/passwd"):
+        status, _, _ = await asyncio.to_thread(get, bad)
+        assert status == 404, bad
+
+
+async def test_metrics_count_actions_and_rooms(connect, app):
+    a, b, room = await seated_pair(connect)
+    await b.expect("room", room=room, playing=True)
+    await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 2}, "id": "1"})
+    await a.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 2000}, "id": "1"})
+    text = app.metrics.render().decode()
+    assert 'cardroom_actions_total{result="accepted"} 1.0' in text
+    assert 'cardroom_actions_total{result="rejected"} 1.0' in text
+    assert 'cardroom_rooms{game="highcard"} 1.0' in text
+    assert "cardroom_connections 2.0" in text
+
+
+async def test_static_files_get_their_content_type(make_app, tmp_path):
+    web = tmp_path / "web"
+    (web / "js").mkdir(parents=True)
+    (web / "index.html").write_text("<html></html>")
+    (web / "js" / "app.js").write_text("console.log(1)")
+    (web / "style.css").write_text("body{}")
+    app = await make_app(web_dir=web)
+    import asyncio
+    import urllib.request
+
+    def head(path):
+        with urllib.request.urlopen(app.url.rstrip("/") + path, timeout=5) as r:
+            return r.headers.get("Content-Type")
+
+    assert await asyncio.to_thread(head, "/js/app.js") == "text/javascript; charset=utf-8"
+    assert await asyncio.to_thread(head, "/style.css") == "text/css; charset=utf-8"
+    c = await Client.connect(app.ws_url)
+    await c.close()
+
+
+async def test_a_busted_player_stands_up_gets_left_and_keeps_watching(connect, app):
+    a = await connect("alice")
+    b = await connect("bob")
+    room = await new_room(a, seats=2, between_hands_seconds=60)
+    await a.request({"t": "join", "room": room, "seat": 0, "buy_in": 10})  # the ante puts alice all in
+    await b.request({"t": "join", "room": room, "seat": 1, "buy_in": 500})
+    await b.expect("room", room=room, playing=True)
+    await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 5}, "id": "1"})
+    await a.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "1"})
+    busted = await a.expect("left")
+    assert busted["reason"] == "busted" and busted["stack"] == 0 and busted["wallet"] == 9_990
+    snap = await a.expect("room", room=room, seats=lambda s: s[0] is None)
+    assert snap["your_seat"] is None and snap["seats"][1]["stack"] == 510
+    totals = await app.store.chip_totals()
+    assert totals["grants"] == totals["wallets"] + totals["tables"]
+
+
+async def test_healthz_is_503_when_redis_is_gone(tmp_path):
+    import asyncio
+    import urllib.error
+    import urllib.request
+
+    from server.app import App
+    from server.config import Settings
+
+    from .highcard import GAME
+
+    app = App(Settings(port=0, data_dir=tmp_path / "data"), {"highcard": GAME})  # its own embedded Redis
+    await app.start()
+    try:
+        def status() -> int:
+            try:
+                with urllib.request.urlopen(app.url + "healthz", timeout=5) as r:
+                    return r.status
+            except urllib.error.HTTPError as e:
+                return e.code
+
+        assert await asyncio.to_thread(status) == 200
+        app.embedded.stop()
+        assert await asyncio.to_thread(status) == 503
+    finally:
+        await app.stop()
+
+
+async def test_requests_during_shutdown_are_unavailable(connect, app):
+    c = await connect("alice")
+    room = await new_room(c)
+    app.lobby.stopping = True
+    assert (await c.request({"t": "join", "room": room}))["code"] == "unavailable"
+    app.lobby.stopping = False
+    await app.lobby.rooms[room].stop()
+    assert (await c.request({"t": "join", "room": room}))["code"] == "unavailable"

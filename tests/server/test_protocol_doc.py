@@ -1,0 +1,54 @@
+"""docs/protocol.md documents every message type, room event and error code in server/protocol.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server import protocol
+from server.options import room_options
+
+from .highcard import GAME
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(protocol.CLIENT_MESSAGES))
+def test_every_client_message_is_documented(name):
+    assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(protocol.SERVER_MESSAGES))
+def test_every_server_message_is_documented(name):
+    assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(protocol.ERROR_CODES))
+def test_every_error_code_is_documented(name):
+    assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(protocol.ROOM_EVENTS))
+def test_every_room_event_is_documented(name):
+    assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("name", [o.name for o in room_options(GAME)])
+def test_every_room_option_is_documented(name):
+    assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("name", sorted(protocol.CLIENT_MESSAGES))
+def test_every_client_field_is_documented(name):
+    for field in protocol.CLIENT_MESSAGES[name]:
+        assert f"`{field.name}`" in DOC or f'"{field.name}"' in DOC, (name, field.name)
+
+
+def test_every_code_the_server_raises_is_declared():
+    import re
+
+    src = "".join(p.read_text() for p in (Path(protocol.__file__).parent).glob("*.py"))
+    raised = set(re.findall(r'ProtocolError\(\s*"([a-z_]+)"', src)) | set(re.findall(r'error_message\(\s*"([a-z_]+)"', src))
+    raised |= set(re.findall(r'_reply_error\(cmd, "([a-z_]+)"', src))
+    assert raised and raised <= set(protocol.ERROR_CODES), raised - set(protocol.ERROR_CODES)

@@ -1,0 +1,32 @@
+"""The two-player snippet in docs/server.md really plays a hand against a server."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from server.games import GAMES
+from server.room import shuffled_deck
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "server.md"
+
+
+def snippet() -> str:
+    text = DOC.read_text()
+    m = re.search(r"<!-- snippet: two-players -->\n```python\n(.*?)```", text, re.S)
+    assert m, "snippet marker missing from docs/server.md"
+    return m.group(1)
+
+
+async def test_the_documented_two_player_snippet_plays_a_hand(make_app, capsys):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    code = snippet().replace('URL = "ws://127.0.0.1:8765/ws"', f'URL = "{app.ws_url}"')
+    code = code.replace("asyncio.run(main())", "")
+    namespace: dict = {}
+    exec(compile(code, str(DOC), "exec"), namespace)
+    await namespace["main"]()
+    out = capsys.readouterr().out
+    assert "alice wallet 10000" in out and "final stacks" in out
+    totals = await app.store.chip_totals()
+    assert totals["grants"] == totals["wallets"] + totals["tables"] == 20_000
+    assert totals["tables"] == 2000
