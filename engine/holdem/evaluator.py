@@ -6,7 +6,8 @@ loop over five-card subsets: every card id has a precomputed key (see
 :mod:`engine.holdem.tables`) and the plain sum of the keys tells at once whether a
 card repeats, whether a suit holds five cards, and which multiset of ranks the hand
 has. For the usual hand one bit test and one dict lookup by the rank part give the
-value; a flush takes one more lookup by the flush suit's 13-bit rank mask.
+value; a flush takes one more lookup by the flush suit's 13-bit rank mask. (The keys
+are looked up two cards at a time, from a table of pair sums, to save additions.)
 
 ``evaluate`` and ``evaluate7(a, b, c, d, e, f, g)`` (the same for seven cards given as
 arguments) both validate their input (count, card ids, repeats) and raise ValueError;
@@ -46,6 +47,11 @@ MAX_VALUE = len(HAND_CLASSES)  # 7462: the royal flush
 # ones included, fails the lookup (a list would wrap negative indexes around). Like
 # any dict it also takes values equal to such an int (True, 4.0, NumPy ints).
 _KEY: dict[int, int] = dict(enumerate(CARD_KEYS))
+# The sums of two card keys, _PAIR_KEY[a][b] = key(a) + key(b): a seven-card sum is then
+# three pair lookups and one single, with three additions instead of six.
+_PAIR_KEY: dict[int, dict[int, int]] = {
+    a: {b: key_a + key_b for b, key_b in enumerate(CARD_KEYS)}
+    for a, key_a in enumerate(CARD_KEYS)}
 # The flush suit's rank bits by card id, for each flush flag (see tables.py).
 _FLUSH_BITS: dict[int, dict[int, int]] = {
     flag: dict(enumerate(bits)) for flag, bits in FLUSH_RANK_BITS.items()}
@@ -54,19 +60,29 @@ _BIAS5, _BIAS6 = SHORT_HAND_BIAS[5], SHORT_HAND_BIAS[6]
 
 
 def _evaluate_5_or_6(cards: Sequence[int]) -> int:
+    """:func:`evaluate` for anything that did not unpack into seven cards."""
+    key = _KEY
+    pair = _PAIR_KEY
     try:
         n = len(cards)
     except TypeError:
         raise ValueError(f"cards must be a sequence of card ids, got {cards!r}") from None
-    if n != 5 and n != 6:
-        raise ValueError(f"need 5, 6 or 7 cards, got {n}")
     try:
-        k = sum(map(_KEY.__getitem__, cards)) + (_BIAS5 if n == 5 else _BIAS6)
+        if n == 6:
+            a, b, c, d, e, f = cards
+            k = pair[a][b] + pair[c][d] + pair[e][f] + _BIAS6
+            ranks = _RANKS6
+        elif n == 5:
+            a, b, c, d, e = cards
+            k = pair[a][b] + pair[c][d] + key[e] + _BIAS5
+            ranks = _RANKS5
+        else:
+            raise ValueError(f"need 5, 6 or 7 cards, got {n}")
     except (KeyError, TypeError):
         raise _bad_card(cards) from None
     if k & CHECK_BITS:
         return _flush_or_duplicate(k, cards)
-    return (_RANKS5 if n == 5 else _RANKS6)[k >> RANK_SHIFT]
+    return ranks[k >> RANK_SHIFT]
 
 
 def _flush_or_duplicate(k: int, cards: Sequence[int]) -> int:
@@ -105,6 +121,7 @@ def _hot_paths() -> tuple[Callable[[Sequence[int]], int], Callable[..., int]]:
     two functions are the hot path (a few hundred nanoseconds a call), so it shows.
     """
     key = _KEY
+    pair = _PAIR_KEY
     ranks7 = _RANKS7
     check_bits = CHECK_BITS
     rank_shift = RANK_SHIFT
@@ -124,7 +141,7 @@ def _hot_paths() -> tuple[Callable[[Sequence[int]], int], Callable[..., int]]:
         except (TypeError, ValueError):
             return short(cards)
         try:
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+            k = pair[a][b] + pair[c][d] + pair[e][f] + key[g]
         except (KeyError, TypeError):
             raise bad_card(cards) from None
         if k & check_bits:  # rare: a flush (3% of seven-card hands) or a repeated card
@@ -134,7 +151,7 @@ def _hot_paths() -> tuple[Callable[[Sequence[int]], int], Callable[..., int]]:
     def evaluate7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
         """:func:`evaluate` for seven cards passed as seven arguments (same checks)."""
         try:
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+            k = pair[a][b] + pair[c][d] + pair[e][f] + key[g]
         except (KeyError, TypeError):
             raise bad_card((a, b, c, d, e, f, g)) from None
         if k & check_bits:

@@ -141,24 +141,44 @@ def _five_rank_value(ranks: tuple[int, ...]) -> int:
 def _nonflush_values() -> dict[int, dict[int, int]]:
     """Per hand size n, rank-key sum -> best value of n cards of those ranks, suits aside.
 
-    Five ranks are classified directly; a multiset of n + 1 ranks is worth the best of
-    the n-rank multisets left after taking away one card. Multisets come from
-    ``combinations_with_replacement`` (sorted tuples), keeping at most four of a rank.
+    Five ranks are classified directly. A multiset of n + 1 ranks is worth the best of
+    the n-rank multisets left after taking away one card: itself built by adding one
+    rank (no lower than its highest) to an n-rank multiset, whose value covers taking
+    that rank away again.
     """
     keys = RANK_KEYS
-    five = {sum(map(keys.__getitem__, m)): _five_rank_value(m)
-            for m in combinations_with_replacement(range(13), 5) if m[0] != m[4]}
-    six: dict[int, int] = {}
-    for m in combinations_with_replacement(range(13), 6):
-        if m[0] != m[4] and m[1] != m[5]:
-            total = sum(map(keys.__getitem__, m))
-            six[total] = max([five[total - keys[r]] for r in set(m)])
-    seven: dict[int, int] = {}
-    for m in combinations_with_replacement(range(13), 7):
-        if m[0] != m[4] and m[1] != m[5] and m[2] != m[6]:
-            total = sum(map(keys.__getitem__, m))
-            seven[total] = max([six[total - keys[r]] for r in set(m)])
+    five_sets = [m for m in combinations_with_replacement(range(13), 5) if m[0] != m[4]]
+    five = {sum(map(keys.__getitem__, m)): _five_rank_value(m) for m in five_sets}
+    six, six_sets = _add_one_rank(five, five_sets, keep_sets=True)
+    seven, _ = _add_one_rank(six, six_sets, keep_sets=False)
     return {5: five, 6: six, 7: seven}
+
+
+def _add_one_rank(table: dict[int, int], multisets: list[tuple[int, ...]], keep_sets: bool
+                  ) -> tuple[dict[int, int], list[tuple[int, ...]]]:
+    """The table for one rank more, from ``table`` and its multisets (sorted tuples)."""
+    keys = RANK_KEYS
+    bigger: dict[int, int] = {}
+    bigger_sets: list[tuple[int, ...]] = []
+    for m in multisets:
+        total = sum(map(keys.__getitem__, m))
+        value = table[total]
+        ranks = set(m)
+        last = m[-1]
+        four_of_last = m[-4] == last
+        for r in range(last, 13):
+            if r == last and four_of_last:
+                continue  # a fifth card of a rank
+            grown = total + keys[r]
+            best = value  # taking r away again
+            for x in ranks:
+                v = table[grown - keys[x]]
+                if v > best:
+                    best = v
+            bigger[grown] = best
+            if keep_sets:
+                bigger_sets.append((*m, r))
+    return bigger, bigger_sets
 
 
 FLUSH_VALUES: list[int] = _flush_values()

@@ -76,6 +76,12 @@ def test_all_five_card_hands_give_the_known_category_counts_and_7462_values():
         "Flush": 5_108, "Straight": 10_200, "Three of a kind": 54_912,
         "Two pair": 123_552, "One pair": 1_098_240, "High card": 1_302_540,
     }
+    classes_per_category = Counter(CATEGORY_NAMES[category(v)] for v in values)
+    assert classes_per_category == {
+        "Straight flush": 10, "Four of a kind": 156, "Full house": 156, "Flush": 1_277,
+        "Straight": 10, "Three of a kind": 858, "Two pair": 858, "One pair": 2_860,
+        "High card": 1_277,
+    }
 
 
 @pytest.mark.slow
@@ -106,6 +112,8 @@ def test_wheel_is_the_lowest_straight():
     assert describe(wheel) == "Straight, five high"
     assert wheel < value("2d 3c 4h 5s 6s")
     assert wheel > value("As Ad Ah Ks Qd")  # above every three of a kind
+    all_values = range(1, MAX_VALUE + 1)
+    assert wheel == min(v for v in all_values if category(v) == STRAIGHT)
     ranks = "A23456789TJQKA"
     for suits in ("cdhsc", "sssds", "hcccc"):
         straights = [evaluate(parse_cards(" ".join(r + s for r, s in zip(
@@ -120,6 +128,8 @@ def test_steel_wheel_is_the_lowest_straight_flush():
     assert describe(steel_wheel) == "Straight flush, five high"
     assert steel_wheel < value("2h 3h 4h 5h 6h")
     assert steel_wheel > value("As Ad Ah Ac Ks")  # above the best four of a kind
+    all_values = range(1, MAX_VALUE + 1)
+    assert steel_wheel == min(v for v in all_values if category(v) == STRAIGHT_FLUSH)
     ranks = "A23456789TJQKA"
     for suit in "cdhs":
         straight_flushes = [evaluate(parse_cards(" ".join(r + suit for r in ranks[low:low + 5])))
