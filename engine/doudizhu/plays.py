@@ -376,7 +376,9 @@ def as_play(play: Play | str | Sequence[int] | Counts, rules: Rules = DEFAULT_RU
     return found
 
 
-def beats(play: Play, prev: Play) -> bool:
+def beats(
+    play: Play | str | Sequence[int] | Counts, prev: Play | str | Sequence[int] | Counts
+) -> bool:
     """Whether ``play`` may be played over ``prev``.
 
     The rocket beats everything; a bomb beats any non-bomb and any lower bomb;

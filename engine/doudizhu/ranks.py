@@ -20,9 +20,8 @@ a sequence of card ids, a rank string, or a 15-tuple of rank counts (see
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Sequence
-from operator import itemgetter
+from operator import itemgetter, le
 
 from engine.cards import BLACK_JOKER, RED_JOKER
 
@@ -44,18 +43,16 @@ _IGNORED = frozenset(" ,\t\n")
 
 def ddz_rank(card_id: int) -> int:
     """The Dou Dizhu rank (0 = three .. 11 = ace, 12 = two, 13/14 = jokers) of a card id."""
+    if type(card_id) is not int or not 0 <= card_id <= RED_JOKER:
+        raise ValueError(f"not a card id: {card_id!r}")
     if card_id == BLACK_JOKER:
         return BLACK_JOKER_RANK
     if card_id == RED_JOKER:
         return RED_JOKER_RANK
-    if type(card_id) is not int or not 0 <= card_id < 52:
-        raise ValueError(f"not a card id: {card_id!r}")
     return ((card_id >> 2) + 12) % 13
 
 
 _CARD_IDS = frozenset(range(54))
-
-
 _INT_TYPE = frozenset([int])
 _RANK_BYTE_OF_ID = tuple(1 << (8 * ddz_rank(c)) for c in range(54))
 _ONE_CARD = tuple(w.to_bytes(NUM_RANKS, "little") for w in _RANK_BYTE_OF_ID)
@@ -140,7 +137,7 @@ def check_counts(counts: Sequence[int]) -> Counts:
     if len(counts) != NUM_RANKS:
         raise ValueError(f"rank counts need {NUM_RANKS} entries, got {len(counts)}")
     if (set(map(type, counts)) <= _INT_TYPE and min(counts) >= 0
-            and all(map(operator.le, counts, MAX_COUNT))):
+            and all(map(le, counts, MAX_COUNT))):
         return tuple(counts)
     for r, n in enumerate(counts):
         if type(n) is not int or not 0 <= n <= MAX_COUNT[r]:
