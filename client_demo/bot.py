@@ -1,0 +1,234 @@
+"""Bots over the network: the :class:`Bot` interface and a runner that plays one in a room.
+
+A bot is any object with ``decide(view, legal) -> action``: ``view`` is the seat's
+view from the latest ``room`` snapshot (the engine's ``view`` for that seat), ``legal``
+its legal actions in the game's wire form (``view["legal"]``); the result is an
+action map (see each game's doc). :func:`play` connects, joins (or creates) a room and
+calls the bot whenever it is the bot's turn, until enough hands are played::
+
+    class AlwaysCall(Bot):
+        def decide(self, view, legal):
+            return {"type": "check"} if legal.get("check") else {"type": "call"}
+
+    stats = asyncio.run(play(AlwaysCall(), "ws://127.0.0.1:8765/ws", game="holdem",
+                             create=True, hands=10))
+
+:class:`StrategyBot` wraps a built-in strategy (``engine.bots``, ``smart`` or
+``random``) with a seeded random generator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .client import CardroomClient, ConnectionLost, ServerError
+
+Action = dict[str, Any]
+#: players a hand needs, by game (a bot stops once fewer are seated after it played)
+MIN_PLAYERS = {"holdem": 2, "zhajinhua": 2, "doudizhu": 3}
+
+
+class Bot(ABC):
+    """Subclass and implement :meth:`decide` (a plain or an ``async`` method)."""
+
+    @abstractmethod
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action:
+        """The action to play now, given the seat's view and its legal actions."""
+
+
+class StrategyBot(Bot):
+    """A built-in strategy (``engine.bots.STRATEGIES[(game, name)]``) as a :class:`Bot`."""
+
+    def __init__(self, game: str, name: str = "smart", seed: int | None = None) -> None:
+        from engine.bots import get_strategy
+
+        self.game = game
+        self.name = name
+        self.strategy = get_strategy(game, name)
+        self.rng = random.Random(seed)
+
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action:
+        return self.strategy(view, legal, self.rng)
+
+
+@dataclass
+class BotStats:
+    """What a bot did in its room."""
+
+    name: str = ""
+    room: str | None = None
+    seat: int | None = None
+    buy_in: int = 0
+    stack: int = 0
+    hands: int = 0
+    actions: int = 0
+    rejected: int = 0
+    reconnects: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished: bool = False
+
+    @property
+    def net(self) -> int:
+        """Chips won (negative: lost) since sitting down."""
+        return self.stack - self.buy_in
+
+
+def _viewer_seat(view: Mapping[str, Any]) -> int | None:
+    seat = view.get("you")
+    return view.get("seat") if seat is None else seat
+
+
+async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, room: str, *,
+                      seat: int | None = None, buy_in: int | None = None,
+                      hands: int | None = None, stop: asyncio.Event | None = None,
+                      on_hand: Callable[[BotStats, dict[str, Any]], None] | None = None,
+                      delay: float = 0.0, stats: BotStats | None = None) -> BotStats:
+    """Sit ``bot`` in ``room`` on a connected ``client`` and play.
+
+    Stops after ``hands`` hands the bot was dealt into (``None``: no limit), when
+    ``stop`` is set, when the server stands it up (busted), or when too few players
+    are left seated for another hand after it played one; then leaves the seat (the
+    server frees it when the running hand ends). ``on_hand(stats, hand_ended_event)``
+    is called after every hand played. ``delay`` seconds are waited before each action
+    (to look human, or to watch).
+    """
+    stats = stats or BotStats(name=client.name or "")
+    stats.room = room
+    decide = bot.decide if isinstance(bot, Bot) else bot
+    snapshot = await client.join(room, seat=seat, buy_in=buy_in)
+    stats.seat = snapshot.get("your_seat")
+    me = snapshot["seats"][stats.seat] if stats.seat is not None else None
+    stats.buy_in = stats.stack = (me or {}).get("stack", 0)
+    joined_version = snapshot.get("version", 0)
+    dealt_in = False
+    min_version = 0  # snapshots older than this are stale (we acted since)
+    stop_waiter = asyncio.ensure_future(stop.wait()) if stop is not None else None
+    pending: dict[str, Any] | None = snapshot
+
+    async def next_msg() -> dict[str, Any] | None:
+        getter = asyncio.ensure_future(client.next_message())
+        waiters = {getter} if stop_waiter is None else {getter, stop_waiter}
+        done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        if getter in done:
+            return getter.result()
+        getter.cancel()
+        return None
+
+    try:
+        while True:
+            msg = pending if pending is not None else await next_msg()
+            pending = None
+            if msg is None:
+                break
+            t = msg.get("t")
+            if t == "reconnected":
+                stats.reconnects += 1
+                continue
+            if msg.get("room") != room:
+                continue
+            if t == "event":
+                ev = msg.get("event") or {}
+                kind = ev.get("type")
+                if kind == "hand_started":
+                    dealt_in = stats.seat in (ev.get("seats") or [])
+                elif kind == "hand_ended":
+                    stacks = ev.get("stacks") or []
+                    if stats.seat is not None and stats.seat < len(stacks) and stacks[stats.seat] is not None:
+                        stats.stack = stacks[stats.seat]
+                    if dealt_in:
+                        stats.hands += 1
+                        dealt_in = False
+                        if on_hand is not None:
+                            on_hand(stats, ev)
+                        if hands is not None and stats.hands >= hands:
+                            break
+                continue
+            if t == "left" and not msg.get("pending"):
+                break  # the server stood us up (busted, or left elsewhere)
+            if t != "room":
+                continue
+            version = msg.get("version", 0)
+            if version < joined_version:
+                continue  # a snapshot from before the join (e.g. the create_room reply)
+            if msg.get("your_seat") is None:
+                break  # no longer seated
+            seated = sum(1 for s in msg.get("seats") or [] if s)
+            if stats.hands and not msg.get("playing") and seated < MIN_PLAYERS.get(msg.get("game"), 2):
+                break  # everyone else left: no further hand can start
+            view = msg.get("view")
+            if not view or view.get("is_over") or version < min_version:
+                continue
+            latest = client.rooms.get(room)
+            if latest is not None and latest.get("version", 0) > version:
+                continue  # a newer snapshot is already queued: act on that one
+            legal = view.get("legal")
+            if legal is None or view.get("to_act") is None or view.get("to_act") != _viewer_seat(view):
+                continue
+            if delay:
+                await asyncio.sleep(delay)
+            action = decide(view, legal)
+            if inspect.isawaitable(action):
+                action = await action
+            min_version = version + 1
+            try:
+                ack = await client.act(room, action)
+                stats.actions += 1
+                min_version = max(min_version, ack.get("version", 0))
+            except ServerError as exc:
+                # A stale snapshot (the clock ran out, someone else acted): wait for the next.
+                stats.rejected += 1
+                if len(stats.errors) < 20:
+                    stats.errors.append(f"{exc.code}: {exc.message}")
+        stats.finished = True
+    finally:
+        if stop_waiter is not None:
+            stop_waiter.cancel()
+        try:
+            left = await client.leave(room)
+            if not left.get("pending") and "stack" in left:
+                stats.stack = left["stack"]
+        except (ServerError, ConnectionLost, TimeoutError):
+            pass
+    return stats
+
+
+async def play(bot: Bot | Callable[..., Any], url: str, *, name: str = "bot", room: str | None = None,
+               game: str | None = None, create: bool = False, options: Mapping[str, Any] | None = None,
+               config: Mapping[str, Any] | None = None, hands: int | None = None,
+               buy_in: int | None = None, stop: asyncio.Event | None = None,
+               on_hand: Callable[[BotStats, dict[str, Any]], None] | None = None,
+               delay: float = 0.0) -> BotStats:
+    """Connect as a new player ``name``, take a seat and play ``bot`` (see :func:`run_in_room`).
+
+    The room is ``room``, or a new one of ``game`` when ``create`` (with room
+    ``options`` and hand ``config``), or else the first room of ``game`` with a free seat.
+    """
+    async with CardroomClient(url, name=name) as client:
+        room_id = room or await find_or_create_room(client, game, create, options, config)
+        return await run_in_room(bot, client, room_id, buy_in=buy_in, hands=hands, stop=stop,
+                                 on_hand=on_hand, delay=delay,
+                                 stats=BotStats(name=client.name or name))
+
+
+async def find_or_create_room(client: CardroomClient, game: str | None, create: bool,
+                              options: Mapping[str, Any] | None = None,
+                              config: Mapping[str, Any] | None = None) -> str:
+    """A room id: a new room of ``game`` when ``create``, else one with a free seat."""
+    if game is None:
+        raise ValueError("give a room id or a game")
+    if not create:
+        listing = await client.list_rooms(game=game)
+        for r in listing.get("rooms", []):
+            if r.get("game") == game and r.get("players", 0) < r.get("seats", 0):
+                return r["room"]
+    snapshot = await client.create_room(game, options=options, config=config)
+    return snapshot["room"]
+
+
+__all__ = ["Bot", "BotStats", "StrategyBot", "find_or_create_room", "play", "run_in_room"]

@@ -1,0 +1,361 @@
+"""``cardroom bots`` (bot clients against a server) and ``cardroom simulate`` (engine only).
+
+Both are added to the ``cardroom`` command by :func:`add_commands`::
+
+    cardroom simulate --game doudizhu --strategies smart,random,random --games 1000 --seed 7
+    cardroom bots --url ws://127.0.0.1:8765/ws --game holdem --count 5 --create --hands 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+SIM_DEFAULT_STRATEGIES = {"holdem": "smart,random", "zhajinhua": "smart,random,random",
+                          "doudizhu": "smart,random,random"}
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add the ``bots`` and ``simulate`` subcommands to a ``cardroom`` argparse parser."""
+    sim = subparsers.add_parser(
+        "simulate", help="play bot strategies against each other through the engine only (no server)")
+    sim.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"))
+    sim.add_argument("--strategies", default=None,
+                     help="one strategy per seat, comma separated: smart or random "
+                          "(default: smart against random, the game's minimum table)")
+    sim.add_argument("--games", "--hands", dest="games", type=int, default=1000,
+                     help="hands (games) to play (default 1000)")
+    sim.add_argument("--seed", type=int, default=None, help="seed for decks and bots (default: random, printed)")
+    sim.add_argument("--stack", type=int, default=None, help="stack each seat starts every hand with")
+    sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                     help="a hand option of the game, e.g. big_blind=4 (repeatable)")
+    sim.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=simulate_command)
+
+    bots = subparsers.add_parser("bots", help="run bot clients against a cardroom server")
+    bots.add_argument("--url", default="ws://127.0.0.1:8765/ws", help="server WebSocket URL")
+    bots.add_argument("--game", choices=("holdem", "zhajinhua", "doudizhu"), default=None,
+                      help="game to play (needed with --create or without --room)")
+    bots.add_argument("--count", type=int, default=2, help="bot clients, each its own connection")
+    where = bots.add_mutually_exclusive_group()
+    where.add_argument("--room", default=None, help="join this room id")
+    where.add_argument("--create", action="store_true", help="create a new room for the bots")
+    bots.add_argument("--strategy", choices=("smart", "random"), default="smart")
+    bots.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: until Ctrl-C)")
+    bots.add_argument("--name", default="bot", help="bot name prefix (default bot: bot1, bot2 ...)")
+    bots.add_argument("--buy-in", type=int, default=None, help="chips each bot brings (default: the room's)")
+    bots.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
+    bots.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each action")
+    bots.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="room option for --create, e.g. between_hands_seconds=0.5 (repeatable)")
+    bots.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                      help="hand option for --create, e.g. big_blind=20 (repeatable)")
+    bots.add_argument("--quiet", action="store_true", help="no live progress")
+    bots.set_defaults(func=bots_command)
+
+
+def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["a=1", "b=x", "c=true"]`` -> ``{"a": 1, "b": "x", "c": True}`` (JSON values when they parse)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"expected KEY=VALUE, got {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+# ------------------------------------------------------------------ progress and tables
+
+
+class Progress:
+    """A one-line progress bar on a terminal (plain lines, sparingly, elsewhere)."""
+
+    def __init__(self, total: int | None, out: TextIO | None = None, enabled: bool = True) -> None:
+        self.total = total
+        self.out = out = out or sys.stderr
+        self.enabled = enabled
+        self.tty = out.isatty()
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int, note: str = "", force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < (0.1 if self.tty else 2.0) and done != self.total:
+            return
+        self.last = now
+        rate = done / max(now - self.started, 1e-9)
+        if self.total:
+            filled = int(30 * done / self.total)
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}"
+        else:
+            bar = f"{done} done"
+        line = f"{bar}  {rate:.1f}/s  {note}".rstrip()
+        if self.tty:
+            self.out.write("\r\033[K" + line)
+        else:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def finish(self) -> None:
+        if self.enabled and self.tty:
+            self.out.write("\n")
+            self.out.flush()
+
+
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A plain-text table with right-aligned columns."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def simulation_table(stats: Any) -> str:
+    """The results of :func:`engine.bots.arena.simulate` as a table."""
+    rows = []
+    if stats.game == "holdem":
+        headers = ["seat", "strategy", "hands", "chips", "bb/100", "95% CI"]
+        for r in stats.table():
+            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
+                         f"{r['bb_per_100']:+.1f}", f"±{r['bb_ci95']:.1f}"])
+    elif stats.game == "doudizhu":
+        headers = ["seat", "strategy", "games", "chips", "chips/game", "landlord won", "peasant won"]
+        for r in stats.table():
+            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
+                         f"{r['per_hand']:+.1f} ±{r['ci95']:.1f}",
+                         f"{r['landlord_rate']:.1%} of {r['landlord_games']}",
+                         f"{r['peasant_rate']:.1%} of {r['peasant_games']}"])
+    else:
+        headers = ["seat", "strategy", "hands", "chips", "chips/hand", "95% CI"]
+        for r in stats.table():
+            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
+                         f"{r['per_hand']:+.2f}", f"±{r['ci95']:.2f}"])
+    return format_table(headers, rows)
+
+
+# ------------------------------------------------------------------ simulate
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    from engine.bots.arena import simulate
+
+    names = [n.strip() for n in (args.strategies or SIM_DEFAULT_STRATEGIES[args.game]).split(",") if n.strip()]
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    try:
+        config = parse_pairs(args.config)
+    except ValueError as exc:
+        print(f"cardroom simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("cardroom simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    progress = Progress(args.games, enabled=not args.quiet)
+    print(f"simulating {args.games} {args.game} hands: {', '.join(names)} (seed {seed})", file=sys.stderr)
+    try:
+        stats = simulate(args.game, names, args.games, seed=seed, config=config, stack=args.stack,
+                         progress=lambda done, _s: progress.update(done))
+    except (KeyError, ValueError) as exc:
+        progress.finish()
+        print(f"cardroom simulate: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        progress.finish()
+        print("interrupted", file=sys.stderr)
+        return 130
+    progress.finish()
+    if args.json:
+        print(json.dumps({"game": args.game, "seed": seed, "strategies": names, "rows": stats.table()}))
+    else:
+        print(simulation_table(stats))
+        if stats.redeals:
+            print(f"({stats.redeals} redeals: everyone passed in the auction)")
+    return 0
+
+
+# ------------------------------------------------------------------ bots
+
+
+async def run_bots(url: str, game: str | None, count: int, *, room: str | None = None,
+                   create: bool = False, strategy: str = "smart", hands: int | None = None,
+                   name: str = "bot", buy_in: int | None = None, seed: int | None = None,
+                   delay: float = 0.0, options: dict[str, Any] | None = None,
+                   config: dict[str, Any] | None = None, stop: asyncio.Event | None = None,
+                   out: TextIO | None = None, quiet: bool = False) -> list[Any]:
+    """Run ``count`` bots (each its own connection) in one room; returns their :class:`BotStats`.
+
+    The bots stop when the room has finished ``hands`` hands since they started (or
+    when ``stop`` is set, e.g. by Ctrl-C); each then leaves its seat.
+    """
+    from .bot import BotStats, StrategyBot, find_or_create_room, run_in_room
+    from .client import CardroomClient, ServerError
+
+    if count < 1:
+        raise ValueError("--count must be at least 1")
+    stop = stop or asyncio.Event()
+    out = out or sys.stderr
+    rng = random.Random(seed)
+    clients = [CardroomClient(url, name=f"{name}{i + 1}") for i in range(count)]
+    ended: set[Any] = set()
+    progress = Progress(hands, out=out, enabled=not quiet)
+    all_stats = [BotStats(name=c.name or "") for c in clients]
+
+    def on_hand(_stats: BotStats, ev: dict[str, Any]) -> None:
+        hand_no = ev.get("hand_no", len(ended))
+        if hand_no in ended:
+            return
+        ended.add(hand_no)
+        nets = " ".join(f"{s.name}:{s.net:+d}" for s in all_stats if s.seat is not None)
+        progress.update(len(ended), nets, force=True)
+        if hands is not None and len(ended) >= hands:
+            stop.set()
+
+    try:
+        await asyncio.gather(*(c.connect() for c in clients))
+        if room is None:
+            if game is None:
+                raise ValueError("give --room, or --game (with or without --create)")
+            room_options = dict(options or {})
+            if create:
+                room_options.setdefault("seats", max(count, 3 if game == "doudizhu" else 2))
+            room = await find_or_create_room(clients[0], game, create, room_options, config)
+        if not quiet:
+            print(f"{count} {strategy} bot(s) playing in room {room} at {url}", file=out)
+        if game is None:
+            game = (await clients[0].spectate(room))["game"]
+            await clients[0].leave(room)
+        async def one_bot(i: int, client: Any, bot: Any) -> None:
+            try:
+                await run_in_room(bot, client, room, buy_in=buy_in, stop=stop, on_hand=on_hand,
+                                  delay=delay, stats=all_stats[i])
+            except ServerError as exc:  # e.g. room_full: the other bots play on
+                all_stats[i].errors.append(f"{exc.code}: {exc.message}")
+                if not quiet:
+                    print(f"{client.name}: {exc.code}: {exc.message}", file=out)
+                failures.append(exc)
+
+        failures: list[Exception] = []
+        tasks = []
+        for i, client in enumerate(clients):
+            bot = StrategyBot(game, strategy, seed=rng.getrandbits(64))
+            tasks.append(asyncio.create_task(one_bot(i, client, bot)))
+        min_players = await _min_players(clients[0], game)
+        watcher = asyncio.create_task(_stop_when_table_breaks(clients, room, tasks, ended, min_players, stop))
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            watcher.cancel()
+        if failures and len(failures) == len(clients):
+            raise failures[0]
+    finally:
+        progress.finish()
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return all_stats
+
+
+async def _min_players(client: Any, game: str) -> int:
+    try:
+        listing = await client.list_rooms(game=game)
+    except Exception:
+        listing = {}
+    for g in listing.get("games", []):
+        if g.get("game") == game:
+            return int(g.get("min_players", 2))
+    return 3 if game == "doudizhu" else 2
+
+
+async def _stop_when_table_breaks(clients: Sequence[Any], room: str, tasks: Sequence[asyncio.Task],
+                                  ended: set[Any], min_players: int, stop: asyncio.Event) -> None:
+    """Stop the bots once no further hand can start (too few players left, e.g. busted bots)."""
+    while not stop.is_set():
+        await asyncio.sleep(0.25)
+        if all(t.done() for t in tasks):
+            return
+        if not ended:
+            continue  # still sitting down
+        snaps = [c.rooms[room] for c in clients if room in c.rooms]
+        if not snaps:
+            continue
+        latest = max(snaps, key=lambda m: m.get("version", 0))
+        seated = sum(1 for seat in latest.get("seats") or [] if seat)
+        if not latest.get("playing") and seated < min_players:
+            stop.set()
+
+
+def bots_summary(all_stats: Sequence[Any]) -> str:
+    rows = [[s.name, s.seat if s.seat is not None else "-", s.hands, s.actions, s.rejected,
+             s.buy_in, s.stack, f"{s.net:+d}", s.reconnects] for s in all_stats]
+    return format_table(["bot", "seat", "hands", "actions", "rejected", "buy-in", "stack", "net",
+                         "reconnects"], rows)
+
+
+def bots_command(args: argparse.Namespace) -> int:
+    from .client import ServerError
+
+    try:
+        options, config = parse_pairs(args.option), parse_pairs(args.config)
+    except ValueError as exc:
+        print(f"cardroom bots: {exc}", file=sys.stderr)
+        return 2
+    if args.room is None and args.game is None:
+        print("cardroom bots: give --room ID, or --game (and --create for a new room)", file=sys.stderr)
+        return 2
+
+    async def main() -> list[Any]:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        current = asyncio.current_task()
+        presses = 0
+
+        def interrupted() -> None:
+            nonlocal presses
+            presses += 1
+            if presses == 1:
+                print("\nstopping: the bots leave their seats (Ctrl-C again to quit at once)",
+                      file=sys.stderr)
+                stop.set()
+            elif current is not None:
+                current.cancel()
+
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGINT, interrupted)
+        return await run_bots(args.url, args.game, args.count, room=args.room, create=args.create,
+                              strategy=args.strategy, hands=args.hands, name=args.name,
+                              buy_in=args.buy_in, seed=args.seed, delay=args.delay,
+                              options=options, config=config, stop=stop, quiet=args.quiet)
+
+    try:
+        all_stats = asyncio.run(main())
+    except ServerError as exc:
+        print(f"cardroom bots: the server refused: {exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    except (OSError, ConnectionError, TimeoutError) as exc:
+        print(f"cardroom bots: cannot reach {args.url}: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"cardroom bots: {exc}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("cardroom bots: interrupted", file=sys.stderr)
+        return 130
+    print(bots_summary(all_stats))
+    return 0
+
+
+__all__ = ["add_commands", "run_bots", "simulate_command", "bots_command", "format_table",
+           "parse_pairs", "simulation_table"]

@@ -1,0 +1,444 @@
+"""An asyncio client for the cardroom server (``cardroom.msgpack`` over WebSocket).
+
+The contract is ``docs/protocol.md``. One :class:`CardroomClient` is one connection
+and one player::
+
+    async with CardroomClient("ws://127.0.0.1:8765/ws", name="alice") as client:
+        room = await client.create_room("holdem", options={"seats": 2})
+        await client.join(room["room"])
+        async for msg in client:            # every pushed message: event, room, rooms, left
+            ...
+        await client.act(room_id, {"type": "call"})   # waits for the ack
+
+* Requests wait for their reply (matched by ``ref``); an ``error`` reply raises
+  :class:`ServerError` with the server's stable ``code`` (``not_your_turn``,
+  ``room_full``, ...), ``message`` and ``field``.
+* :meth:`CardroomClient.act` gives every action an id; if the connection drops before
+  the ack, the same id is resent after reconnecting, so an action is never applied
+  twice (the server answers a known id with the original ack).
+* When the connection drops (server restart, network), the client reconnects with
+  exponential backoff, resumes with its session token, watches again the rooms it was
+  spectating, and resyncs from the ``room`` snapshots the server sends; the iterator
+  yields ``{"t": "disconnected"}`` and ``{"t": "reconnected", "welcome": ...}`` so a
+  caller knows. :attr:`CardroomClient.rooms` always holds the latest snapshot per room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+log = logging.getLogger(__name__)
+
+SUBPROTOCOL = "cardroom.msgpack"
+# Requests that are safe to send again after a reconnect (same answer or harmless).
+_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in"})
+# Errors answering hello that are worth another reconnect attempt.
+_RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
+
+
+class ServerError(Exception):
+    """The server answered a request with ``error``: ``code`` is its stable code."""
+
+    def __init__(self, code: str, message: str = "", field: str | None = None,
+                 reply: Mapping[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.reply = dict(reply or {})
+
+
+class ConnectionLost(ConnectionError):
+    """The connection dropped while a request that cannot be resent was waiting,
+    or the client was closed, or reconnecting gave up."""
+
+
+def _encode(msg: Mapping[str, Any]) -> bytes:
+    return msgpack.packb(dict(msg), use_bin_type=True)
+
+
+def _decode(frame: bytes | str) -> Any:
+    if isinstance(frame, str):
+        raise ValueError("cardroom.msgpack sends binary frames")
+    return msgpack.unpackb(frame, raw=False)
+
+
+class _Pacer:
+    """Client-side token bucket: stay under the server's rate limit instead of hitting it."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.last: float | None = None
+
+    async def take(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            if self.last is not None:
+                self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+            self.last = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return
+            await asyncio.sleep((1 - self.tokens) / self.rate)
+
+
+class CardroomClient:
+    """One player's connection, with automatic reconnect and resume.
+
+    ``name`` creates a new player at :meth:`connect`; ``token`` resumes one (a token
+    wins over a name). ``reconnect`` turns automatic reconnection on (default);
+    ``backoff`` is ``(first delay, longest delay)`` in seconds; ``give_up_after`` is
+    how many seconds of failed attempts end reconnecting (``None``: never).
+    ``rate``/``burst`` pace outgoing requests (messages per second, bucket size) to stay
+    under the server's per-connection rate limit (default 20/s, burst 40); a request
+    the server still drops as ``rate_limited`` is resent when that is safe.
+    """
+
+    def __init__(self, url: str, name: str | None = None, token: str | None = None, *,
+                 reconnect: bool = True, backoff: tuple[float, float] = (0.1, 5.0),
+                 give_up_after: float | None = 60.0, request_timeout: float = 15.0,
+                 open_timeout: float = 10.0, rate: float = 15.0, burst: int = 30) -> None:
+        if name is None and token is None:
+            raise ValueError("give a name (new player) or a token (resume)")
+        self.url = url
+        self.name = name
+        self.token = token
+        self.player: str | None = None
+        self.wallet: int | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.give_up_after = give_up_after
+        self.request_timeout = request_timeout
+        self.open_timeout = open_timeout
+        #: latest ``room`` snapshot by room id
+        self.rooms: dict[str, dict[str, Any]] = {}
+        #: rooms this client spectates (watched again after a reconnect)
+        self.watching: set[str] = set()
+        self.reconnects = 0
+        self._ws: ClientConnection | None = None
+        self._refs = itertools.count(1)
+        self._action_ids = itertools.count(1)
+        self._id_prefix = f"{random.getrandbits(32):08x}"
+        self._pending: dict[int, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
+        self._inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._reader: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._closing = False
+        self._failure: BaseException | None = None
+        self._pacer = _Pacer(rate, burst)
+
+    # ------------------------------------------------------------ connection
+
+    async def connect(self) -> dict[str, Any]:
+        """Open the connection and say hello (or resume); returns the ``welcome``."""
+        welcome = await self._open()
+        self._reader = asyncio.create_task(self._read_loop(), name="cardroom client reader")
+        return welcome
+
+    async def __aenter__(self) -> CardroomClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close for good: no reconnect; waiting requests fail with ConnectionLost."""
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            try:
+                await self._reader
+            except (asyncio.CancelledError, Exception):
+                pass
+            self._reader = None
+        self._fail_pending(ConnectionLost("client closed"), resendable_too=True)
+        self._inbox.put_nowait(None)
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    async def _open(self) -> dict[str, Any]:
+        ws = await connect(self.url, subprotocols=[SUBPROTOCOL], max_size=None,
+                           open_timeout=self.open_timeout, compression=None)
+        if ws.subprotocol != SUBPROTOCOL:
+            await ws.close()
+            raise ConnectionLost(f"server did not accept {SUBPROTOCOL}")
+        ref = next(self._refs)
+        hello: dict[str, Any] = {"t": "hello", "ref": ref}
+        if self.token is not None:
+            hello["token"] = self.token
+        else:
+            hello["name"] = self.name
+        early: list[dict[str, Any]] = []
+        try:
+            await ws.send(_encode(hello))
+            while True:
+                msg = _decode(await asyncio.wait_for(ws.recv(), self.request_timeout))
+                if isinstance(msg, dict) and msg.get("ref") == ref:
+                    break
+                if isinstance(msg, dict):
+                    early.append(msg)
+        except BaseException:
+            await ws.close()
+            raise
+        if msg.get("t") == "error":
+            await ws.close()
+            raise ServerError(msg.get("code", "error"), msg.get("message", ""), msg.get("field"), msg)
+        self._ws = ws
+        self.welcome = msg
+        self.player = msg.get("player")
+        self.token = msg.get("token", self.token)
+        self.name = msg.get("name", self.name)
+        self.wallet = msg.get("wallet")
+        self._connected.set()
+        for m in early:
+            self._deliver(m)
+        return msg
+
+    async def _read_loop(self) -> None:
+        while True:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for frame in ws:
+                    try:
+                        msg = _decode(frame)
+                    except Exception:
+                        log.warning("undecodable frame from server")
+                        continue
+                    if isinstance(msg, dict):
+                        self._deliver(msg)
+            except ConnectionClosed:
+                pass
+            self._connected.clear()
+            if self._closing:
+                return
+            if not self.reconnect:
+                self._fail(ConnectionLost("connection closed"))
+                return
+            self._fail_pending(ConnectionLost("connection lost; request not resent"),
+                               resendable_too=False)
+            self._inbox.put_nowait({"t": "disconnected"})
+            try:
+                await self._reconnect()
+            except Exception as exc:
+                self._fail(exc if isinstance(exc, ConnectionLost | ServerError)
+                           else ConnectionLost(f"reconnecting failed: {exc}"))
+                return
+
+    async def _reconnect(self) -> None:
+        """Reconnect with jittered exponential backoff, resume, resend what is safe."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        delay, longest = self.backoff
+        while True:
+            if self._closing:
+                return
+            await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+            try:
+                welcome = await self._open()
+                break
+            except ServerError as exc:
+                if exc.code not in _RETRYABLE:
+                    raise  # bad_token: resuming cannot work
+                error: Exception = exc
+            except (OSError, InvalidHandshake, InvalidURI, ConnectionClosed, TimeoutError) as exc:
+                error = exc
+            if self.give_up_after is not None and loop.time() - started > self.give_up_after:
+                raise ConnectionLost(f"could not reconnect: {error}") from error
+            delay = min(longest, delay * 2)
+        # Requests made from here on are sent by request() itself: resend only these.
+        waiting = list(self._pending.items())
+        self.reconnects += 1
+        self._inbox.put_nowait({"t": "reconnected", "welcome": welcome})
+        for room in list(self.watching):
+            await self._send({"t": "spectate", "room": room, "ref": next(self._refs)})
+        for ref, (msg, _fut) in waiting:
+            if ref in self._pending:
+                await self._send(dict(msg, ref=ref))
+
+    def _deliver(self, msg: dict[str, Any]) -> None:
+        if msg.get("t") == "room" and isinstance(msg.get("room"), str):
+            self.rooms[msg["room"]] = msg
+        if msg.get("t") == "left" and not msg.get("pending") and msg.get("room") in self.rooms:
+            if msg.get("seat") is None:
+                self.watching.discard(msg["room"])
+        if "wallet" in msg and msg.get("t") in ("left", "welcome"):
+            self.wallet = msg["wallet"]
+        ref = msg.get("ref")
+        if msg.get("t") == "error" and ref is None and msg.get("code") == "rate_limited":
+            # The server dropped a request without saying which: resend the safe ones.
+            asyncio.get_running_loop().call_later(0.5, self._resend_soon)
+            return
+        if ref is not None and ref in self._pending:
+            _req, fut = self._pending.pop(ref)
+            if not fut.done():
+                fut.set_result(msg)
+            if msg.get("t") != "room":  # a room reply is also the latest snapshot: pass it on
+                return
+        self._inbox.put_nowait(msg)
+
+    def _resend_soon(self) -> None:
+        if self._closing or not self._connected.is_set():
+            return
+        for ref, (msg, _fut) in list(self._pending.items()):
+            if msg.get("t") in _RESENDABLE:
+                asyncio.ensure_future(self._send(dict(msg, ref=ref)))
+
+    def _fail_pending(self, exc: BaseException, resendable_too: bool) -> None:
+        for ref, (msg, fut) in list(self._pending.items()):
+            if resendable_too or msg.get("t") not in _RESENDABLE:
+                self._pending.pop(ref, None)
+                if not fut.done():
+                    fut.set_exception(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        self._failure = exc
+        self._fail_pending(exc, resendable_too=True)
+        self._inbox.put_nowait(None)
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if self._ws is None:
+            raise ConnectionLost("not connected")
+        await self._pacer.take()
+        try:
+            await self._ws.send(_encode(msg))
+        except ConnectionClosed:
+            pass  # the reader notices and reconnects; resendable requests go again
+
+    # ------------------------------------------------------------ requests
+
+    async def request(self, msg: Mapping[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send ``msg`` (a map with ``t``) and return its reply; ``error`` raises ServerError."""
+        if self._failure is not None:
+            raise self._failure
+        if self._closing:
+            raise ConnectionLost("client closed")
+        ref = next(self._refs)
+        body = {k: v for k, v in msg.items() if k != "ref"}
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = (body, fut)
+        if self._connected.is_set():
+            await self._send(dict(body, ref=ref))
+        elif body.get("t") not in _RESENDABLE:
+            self._pending.pop(ref, None)
+            raise ConnectionLost("not connected")
+        # else: sent by _reconnect once the connection is back
+        try:
+            reply = await asyncio.wait_for(fut, timeout or self.request_timeout)
+        except TimeoutError:
+            self._pending.pop(ref, None)
+            raise
+        if reply.get("t") == "error":
+            raise ServerError(reply.get("code", "error"), reply.get("message", ""),
+                              reply.get("field"), reply)
+        return reply
+
+    async def list_rooms(self, game: str | None = None, watch: bool | None = None) -> dict[str, Any]:
+        """The ``rooms`` reply: ``rooms`` (the room list) and ``games`` (what is hosted)."""
+        msg: dict[str, Any] = {"t": "list_rooms"}
+        if game is not None:
+            msg["game"] = game
+        if watch is not None:
+            msg["watch"] = watch
+        return await self.request(msg)
+
+    async def create_room(self, game: str, options: Mapping[str, Any] | None = None,
+                          config: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create a room; returns its snapshot (``["room"]`` is the id). Not seated yet."""
+        msg: dict[str, Any] = {"t": "create_room", "game": game}
+        if options:
+            msg["options"] = dict(options)
+        if config:
+            msg["config"] = dict(config)
+        return await self.request(msg)
+
+    async def join(self, room: str, seat: int | None = None, buy_in: int | None = None) -> dict[str, Any]:
+        """Take a seat; returns the room snapshot (``your_seat`` is the seat taken)."""
+        msg: dict[str, Any] = {"t": "join", "room": room}
+        if seat is not None:
+            msg["seat"] = seat
+        if buy_in is not None:
+            msg["buy_in"] = buy_in
+        return await self.request(msg)
+
+    async def spectate(self, room: str) -> dict[str, Any]:
+        """Watch a room without a seat (watched again automatically after a reconnect)."""
+        reply = await self.request({"t": "spectate", "room": room})
+        self.watching.add(room)
+        return reply
+
+    async def leave(self, room: str) -> dict[str, Any]:
+        """Give the seat back (``pending: true`` while a hand you are in runs) or stop watching."""
+        self.watching.discard(room)
+        return await self.request({"t": "leave", "room": room})
+
+    async def sit_out(self, room: str) -> dict[str, Any]:
+        return await self.request({"t": "sit_out", "room": room})
+
+    async def sit_in(self, room: str) -> dict[str, Any]:
+        return await self.request({"t": "sit_in", "room": room})
+
+    async def ping(self) -> dict[str, Any]:
+        return await self.request({"t": "ping"})
+
+    def new_action_id(self) -> str:
+        """A fresh action id, unique for this client object."""
+        return f"{self._id_prefix}-{next(self._action_ids)}"
+
+    async def act(self, room: str, action: Mapping[str, Any], action_id: str | None = None) -> dict[str, Any]:
+        """Play ``action`` in ``room`` and wait for the ``ack`` (returned).
+
+        Raises ServerError with the engine's or server's code (``not_your_turn``,
+        ``bad_amount``, ``no_hand`` ...) when it is refused. Safe across reconnects:
+        the same id is resent and the server applies it at most once.
+        """
+        return await self.request({"t": "act", "room": room, "action": dict(action),
+                                   "id": action_id or self.new_action_id()})
+
+    # ------------------------------------------------------------ pushed messages
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self.messages()
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        """Every pushed message in order (``event``, ``room``, ``rooms``, ``left`` ...),
+        room replies included, plus ``{"t": "disconnected"}`` / ``{"t": "reconnected"}``.
+        Ends when the client is closed; raises if reconnecting failed."""
+        while True:
+            msg = await self._inbox.get()
+            if msg is None:
+                self._inbox.put_nowait(None)  # let other iterators end too
+                if self._failure is not None and not self._closing:
+                    raise self._failure
+                return
+            yield msg
+
+    async def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next pushed message, or ``None`` once closed (TimeoutError after ``timeout``)."""
+        msg = await asyncio.wait_for(self._inbox.get(), timeout)
+        if msg is None:
+            self._inbox.put_nowait(None)
+            if self._failure is not None and not self._closing:
+                raise self._failure
+        return msg
+
+
+__all__ = ["CardroomClient", "ConnectionLost", "ServerError", "SUBPROTOCOL"]

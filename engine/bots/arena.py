@@ -1,0 +1,190 @@
+"""Play strategies against each other through the engines only (no server, no I/O).
+
+:func:`play_hand` plays one hand to the end; :func:`simulate` plays many with the
+button moving round the table, stacks reset before every hand, decks shuffled by a
+seeded :class:`random.Random` (one seed reproduces the whole run) and returns
+:class:`SimStats`: chips won per seat with a 95% confidence interval, and for Dou
+Dizhu who was landlord and which side won. ``cardroom simulate`` and
+``bench/bot_strength.py`` are thin wrappers around :func:`simulate`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..doudizhu import GAME as DOUDIZHU
+from ..game import Game
+from ..holdem import GAME as HOLDEM
+from ..zhajinhua import GAME as ZHAJINHUA
+from . import Strategy, get_strategy
+
+GAMES: dict[str, Game] = {g.name: g for g in (HOLDEM, ZHAJINHUA, DOUDIZHU)}
+DEFAULT_CONFIG: dict[str, dict[str, Any]] = {
+    "holdem": {"small_blind": 1, "big_blind": 2},
+    "zhajinhua": {"ante": 10, "max_stake": 100},
+    "doudizhu": {"stake": 10},
+}
+DEFAULT_STACK = {"holdem": 200, "zhajinhua": 2000, "doudizhu": 10_000}
+MAX_ACTIONS = 5000  # per hand: a strategy that loops (Zha Jin Hua "look" twice) is a bug
+MAX_REDEALS = 50
+
+
+class StrategyError(RuntimeError):
+    """A strategy returned an action the engine rejected (or looped)."""
+
+
+@dataclass
+class HandResult:
+    """One finished hand: chips won (negative: lost) by seat, and Dou Dizhu's roles."""
+
+    deltas: list[int]
+    landlord: int | None = None
+    landlord_won: bool | None = None
+    redeals: int = 0
+
+
+def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[Strategy],
+              stacks: Sequence[int], button: int, rng: random.Random,
+              bot_rngs: Sequence[random.Random]) -> HandResult:
+    """Play one hand (Dou Dizhu: redealt while everyone passes) and return the result.
+
+    ``rng`` shuffles the decks; ``bot_rngs[seat]`` is handed to that seat's strategy.
+    """
+    g = GAMES[game] if isinstance(game, str) else game
+    seats = [(f"bot{s}", stacks[s]) for s in range(len(strategies))]
+    redeals = 0
+    while True:
+        deck = list(range(g.deck_size))
+        rng.shuffle(deck)
+        state = g.new_hand({**config, "button": button}, seats, deck)
+        for _ in range(MAX_ACTIONS):
+            if state.is_over:
+                break
+            seat = state.to_act
+            view = g.view(state, seat)
+            action = strategies[seat](view, view["legal"], bot_rngs[seat])
+            try:
+                state, _ = g.apply(state, seat, action)
+            except Exception as exc:
+                raise StrategyError(f"{g.name} seat {seat}: {action!r} rejected: {exc}\n"
+                                    f"view: {view!r}") from exc
+        else:
+            raise StrategyError(f"{g.name}: hand not over after {MAX_ACTIONS} actions")
+        result = getattr(state, "result", None)
+        if g.name == "doudizhu" and result and result.get("type") == "redeal":
+            redeals += 1
+            if redeals >= MAX_REDEALS:
+                return HandResult([0] * len(stacks), redeals=redeals)
+            continue
+        deltas = [state.stacks[s] - stacks[s] for s in range(len(stacks))]
+        if g.name == "doudizhu":
+            return HandResult(deltas, result["landlord"], result["winner"] == "landlord", redeals)
+        return HandResult(deltas, redeals=redeals)
+
+
+@dataclass
+class SimStats:
+    """Totals of a :func:`simulate` run, by seat."""
+
+    game: str
+    names: list[str]
+    big_blind: int = 1
+    hands: int = 0
+    chips: list[int] = field(default_factory=list)
+    squares: list[float] = field(default_factory=list)
+    landlord_games: list[int] = field(default_factory=list)
+    landlord_wins: list[int] = field(default_factory=list)
+    peasant_games: list[int] = field(default_factory=list)
+    peasant_wins: list[int] = field(default_factory=list)
+    redeals: int = 0
+
+    def add(self, r: HandResult) -> None:
+        n = len(self.names)
+        if not self.chips:
+            self.chips, self.squares = [0] * n, [0.0] * n
+            self.landlord_games, self.landlord_wins = [0] * n, [0] * n
+            self.peasant_games, self.peasant_wins = [0] * n, [0] * n
+        self.hands += 1
+        self.redeals += r.redeals
+        for s, d in enumerate(r.deltas):
+            self.chips[s] += d
+            self.squares[s] += d * d
+        if r.landlord is not None:
+            for s in range(n):
+                if s == r.landlord:
+                    self.landlord_games[s] += 1
+                    self.landlord_wins[s] += bool(r.landlord_won)
+                else:
+                    self.peasant_games[s] += 1
+                    self.peasant_wins[s] += not r.landlord_won
+
+    def per_hand(self, seat: int) -> tuple[float, float]:
+        """Mean chips won per hand by ``seat`` and the half-width of its 95% interval."""
+        if self.hands == 0:
+            return 0.0, 0.0
+        mean = self.chips[seat] / self.hands
+        if self.hands < 2:
+            return mean, math.inf
+        var = max(0.0, (self.squares[seat] - self.hands * mean * mean) / (self.hands - 1))
+        return mean, 1.96 * math.sqrt(var / self.hands)
+
+    def bb_per_100(self, seat: int) -> tuple[float, float]:
+        """Hold'em: big blinds won per 100 hands and the 95% half-width."""
+        mean, half = self.per_hand(seat)
+        return 100 * mean / self.big_blind, 100 * half / self.big_blind
+
+    def win_rate(self, seat: int, role: str) -> tuple[float, int]:
+        """Dou Dizhu: share of games won as ``landlord`` or ``peasant``, and how many."""
+        games = self.landlord_games[seat] if role == "landlord" else self.peasant_games[seat]
+        wins = self.landlord_wins[seat] if role == "landlord" else self.peasant_wins[seat]
+        return (wins / games if games else 0.0), games
+
+    def table(self) -> list[dict[str, Any]]:
+        """One row per seat, plain data (used by the CLI and the bench)."""
+        rows = []
+        for s, name in enumerate(self.names):
+            mean, half = self.per_hand(s)
+            row: dict[str, Any] = {"seat": s, "strategy": name, "hands": self.hands,
+                                   "chips": self.chips[s] if self.chips else 0,
+                                   "per_hand": mean, "ci95": half}
+            if self.game == "holdem":
+                row["bb_per_100"], row["bb_ci95"] = self.bb_per_100(s)
+            if self.game == "doudizhu":
+                row["landlord_rate"], row["landlord_games"] = self.win_rate(s, "landlord")
+                row["peasant_rate"], row["peasant_games"] = self.win_rate(s, "peasant")
+            rows.append(row)
+        return rows
+
+
+def simulate(game: str, names: Sequence[str], hands: int, seed: int | None = None,
+             config: Mapping[str, Any] | None = None, stack: int | None = None,
+             progress: Callable[[int, SimStats], None] | None = None,
+             strategies: Sequence[Strategy] | None = None) -> SimStats:
+    """Play ``hands`` hands of ``game`` with strategy ``names[seat]`` in each seat.
+
+    Stacks are reset to ``stack`` (default :data:`DEFAULT_STACK`) before every hand
+    and the button moves one seat per hand. ``progress(done, stats)`` is called after
+    each hand. ``strategies`` overrides the lookup of ``names`` (for custom bots).
+    """
+    if game not in GAMES:
+        raise KeyError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    g = GAMES[game]
+    if not g.min_players <= len(names) <= g.max_players:
+        raise ValueError(f"{game} needs {g.min_players} to {g.max_players} players, got {len(names)}")
+    funcs = list(strategies) if strategies is not None else [get_strategy(game, n) for n in names]
+    cfg = {**DEFAULT_CONFIG[game], **(config or {})}
+    parsed = g.parse_config(cfg)
+    start = stack if stack is not None else DEFAULT_STACK[game]
+    rng = random.Random(seed)
+    bot_rngs = [random.Random(rng.getrandbits(64)) for _ in names]
+    stats = SimStats(game, list(names), big_blind=int(parsed.get("big_blind", 1)))
+    stacks = [start] * len(names)
+    for h in range(hands):
+        stats.add(play_hand(g, parsed, funcs, stacks, h % len(names), rng, bot_rngs))
+        if progress is not None:
+            progress(h + 1, stats)
+    return stats
