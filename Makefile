@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/cardroom demo
+	$(BIN)/cardroom serve
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -39,3 +39,8 @@ async def test_the_snippet_plays_against_a_live_server(server):
     await asyncio.wait_for(runner, 30)
     assert opponent.hands == 1 and namespace["stats"].hands == 1
     assert namespace["stats"].net + opponent.net == 0
+
+
+def test_the_readme_shows_the_same_bot():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert snippet() in readme

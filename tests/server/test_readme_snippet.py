@@ -1,4 +1,4 @@
-"""The two-player snippet in docs/server.md really plays a hand against a server."""
+"""The two-player snippet in the README really plays a hand against a server."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 from server.games import GAMES
 from server.room import shuffled_deck
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "server.md"
+DOC = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def snippet() -> str:
     text = DOC.read_text()
     m = re.search(r"<!-- snippet: two-players -->\n```python\n(.*?)```", text, re.S)
-    assert m, "snippet marker missing from docs/server.md"
+    assert m, "snippet marker missing from README.md"
     return m.group(1)
 
 
