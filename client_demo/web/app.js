@@ -1,0 +1,282 @@
+// The browser demo: wires the connection, the lobby and the tables together.
+//
+// State flows one way: server messages update `store`, then the visible screen is
+// re-rendered from `store` (the lobby's room list, or the current table). Tables render
+// from the `room` snapshot alone; events feed the hand-history panel and short notices.
+
+import { Connection, forgetToken, storedToken } from "./net.js";
+import { h, clear, chips } from "./dom.js";
+import { Lobby, detectCjkFont } from "./lobby.js";
+import { TableScreen } from "./table.js";
+
+const conn = new Connection();
+
+export const store = {
+  welcome: null,
+  wallet: null,
+  games: [],
+  rooms: [],
+  snaps: new Map(),   // room id -> latest room snapshot
+  logs: new Map(),    // room id -> [{text, cls}]
+  current: null,      // room id shown, or null for the lobby
+  spectating: new Set(),
+  seated: new Set(),  // rooms where this player holds a seat
+};
+
+const main = document.getElementById("main");
+const lobby = new Lobby({ conn, store, app: null });
+const table = new TableScreen({ conn, store, app: null });
+
+// --- toasts ------------------------------------------------------------------------------
+
+const FRIENDLY = {
+  not_your_turn: "Not your turn",
+  bad_amount: "That amount is not allowed",
+  bad_action: "That move is not allowed now",
+  not_a_valid_play: "Those cards are not a valid play",
+  does_not_beat: "That play does not beat the table",
+  must_play: "You lead this trick: play something",
+  cards_not_in_hand: "Those cards are not in your hand",
+  insufficient_funds: "Not enough chips in your wallet",
+  room_full: "The table is full",
+  seat_taken: "That seat is taken",
+  already_seated: "You already sit at this table",
+  bad_config: "Check the table options",
+  rate_limited: "Slow down a little",
+  no_such_room: "That table no longer exists",
+  not_enough_chips: "Not enough chips",
+  too_early: "Too early to compare",
+  internal_error: "The server had a problem",
+  unavailable: "The server is restarting",
+};
+
+export function toast(text, kind = "info", ms = 4200) {
+  const box = document.getElementById("toasts");
+  const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status",
+    "data-testid": kind === "error" ? "toast-error" : "toast" }, text);
+  box.append(el);
+  setTimeout(() => el.classList.add("fade"), ms - 400);
+  setTimeout(() => el.remove(), ms);
+}
+
+function showError(err) {
+  if (!err) return;
+  const title = FRIENDLY[err.code];
+  const message = err.message || err.code || "something went wrong";
+  toast(title ? `${title}: ${message}` : message, "error");
+}
+
+// --- connection state ------------------------------------------------------------------------
+
+const STATE_TEXT = { offline: "offline", connecting: "connecting…", online: "online", reconnecting: "reconnecting…" };
+
+function renderConnState() {
+  const el = document.getElementById("conn");
+  el.dataset.state = conn.state;
+  el.querySelector(".label").textContent = STATE_TEXT[conn.state] || conn.state;
+  el.title = conn.state === "online" ? "Connected to the server" : "Not connected: retrying with backoff";
+}
+
+function renderIdentity() {
+  const el = clear(document.getElementById("me"));
+  if (!store.welcome) return;
+  el.append(
+    h("span", { class: "me-name", "data-testid": "me-name" }, store.welcome.name),
+    h("span", { class: "me-wallet", "data-testid": "wallet", title: "Chips in your wallet (not at a table)" },
+      h("span", { class: "chip-icon" }), chips(store.wallet)),
+  );
+}
+
+// --- screens ----------------------------------------------------------------------------------
+
+export const app = {
+  conn,
+  store,
+  toast,
+  showError,
+
+  render() {
+    renderIdentity();
+    if (!store.welcome) {
+      if (conn.state === "online" || !storedToken()) lobby.renderName(main);
+      else if (!main.querySelector(".connecting")) {
+        clear(main).append(h("div", { class: "connecting panel" }, "Connecting to the card room…"));
+      }
+      return;
+    }
+    if (store.current && store.snaps.has(store.current)) {
+      table.render(main, store.snaps.get(store.current));
+    } else {
+      lobby.render(main);
+    }
+  },
+
+  openRoom(roomId) {
+    store.current = roomId;
+    if (location.hash !== `#/room/${roomId}`) history.pushState(null, "", `#/room/${roomId}`);
+    this.render();
+  },
+
+  toLobby() {
+    store.current = null;
+    if (location.hash) history.pushState(null, "", location.pathname);
+    this.render();
+  },
+
+  log(roomId, text, cls = "") {
+    if (!store.logs.has(roomId)) store.logs.set(roomId, []);
+    const log = store.logs.get(roomId);
+    log.push({ text, cls });
+    if (log.length > 300) log.splice(0, log.length - 300);
+  },
+
+  async enter(name) {
+    conn.start(name);
+  },
+
+  signOut() {
+    forgetToken();
+    location.hash = "";
+    location.reload();
+  },
+
+  async join(roomId, seat = null) {
+    const msg = { t: "join", room: roomId };
+    if (seat !== null) msg.seat = seat;
+    try {
+      const snap = await conn.request(msg);
+      const s = snap.seats[snap.your_seat];
+      if (s && store.wallet !== null) store.wallet -= s.stack;
+      store.spectating.delete(roomId);
+      store.seated.add(roomId);
+      this.openRoom(roomId);
+    } catch (err) { /* shown as a toast */ }
+  },
+
+  async spectate(roomId) {
+    try {
+      await conn.request({ t: "spectate", room: roomId });
+      store.spectating.add(roomId);
+      this.openRoom(roomId);
+    } catch (err) {
+      if (!store.current && location.hash) history.replaceState(null, "", location.pathname);
+    }
+  },
+
+  async leave(roomId) {
+    try {
+      const left = await conn.request({ t: "leave", room: roomId });
+      store.spectating.delete(roomId);
+      if (left.pending) toast("You will leave the table when this hand ends.", "info");
+      else if (left.seat !== null && left.seat !== undefined) toast(`You left the table with ${chips(left.stack)} chips.`, "info");
+      if (left.wallet !== undefined && left.wallet !== null) store.wallet = left.wallet;
+      if (!left.pending) forgetRoom(roomId);
+      this.toLobby();
+    } catch (err) { /* toast */ }
+  },
+
+  async act(roomId, action) {
+    try {
+      await conn.act(roomId, action);
+    } catch (err) { /* toast */ }
+  },
+};
+lobby.app = app;
+table.app = app;
+
+// --- server messages ------------------------------------------------------------------------
+
+conn.on("state", () => { renderConnState(); if (!store.welcome) app.render(); });
+conn.on("error", showError);
+conn.on("need_name", () => { store.welcome = null; app.render(); });
+conn.on("closed", () => { table.stopClock(); });
+
+conn.on("welcome", async (w) => {
+  store.welcome = w;
+  store.wallet = w.wallet;
+  const seated = new Set(w.seats.map((s) => s.room));
+  store.seated = new Set(seated);
+  for (const id of [...store.snaps.keys()]) if (!seated.has(id) && !store.spectating.has(id)) store.snaps.delete(id);
+  const wanted = roomFromHash();
+  if (store.current && !seated.has(store.current) && !store.spectating.has(store.current)) {
+    // we were watching or had just left: keep watching if the room still exists
+    if (!wanted || wanted !== store.current) store.current = null;
+  }
+  if (!store.current) {
+    if (wanted && (seated.has(wanted))) store.current = wanted;
+    else if (wanted) { app.spectate(wanted); }
+    else if (w.seats.length) store.current = w.seats[0].room;
+  }
+  for (const roomId of store.spectating) {
+    if (!seated.has(roomId)) conn.request({ t: "spectate", room: roomId }, { quiet: true }).catch(() => store.spectating.delete(roomId));
+  }
+  if (store.current && location.hash !== `#/room/${store.current}`) history.replaceState(null, "", `#/room/${store.current}`);
+  app.render();
+  try {
+    const rooms = await conn.request({ t: "list_rooms", watch: true });
+    store.rooms = rooms.rooms;
+    store.games = rooms.games;
+    if (!store.current) lobby.update();
+  } catch (err) { /* toast */ }
+});
+
+conn.on("rooms", (msg) => {
+  store.rooms = msg.rooms;
+  store.games = msg.games;
+  if (!store.current) lobby.update();
+});
+
+conn.on("room", (snap) => {
+  const prev = store.snaps.get(snap.room);
+  if (prev && prev.version > snap.version) return; // an older snapshot arriving late
+  store.snaps.set(snap.room, snap);
+  if (store.current === snap.room) table.render(main, snap);
+});
+
+conn.on("event", (msg) => {
+  table.onEvent(msg.room, msg.event, store.snaps.get(msg.room));
+});
+
+conn.on("left", (msg) => {
+  if (msg.wallet !== undefined && msg.wallet !== null) store.wallet = msg.wallet;
+  if (!msg.pending && msg.ref === undefined) {
+    store.seated.delete(msg.room);
+    if (store.current !== msg.room) store.snaps.delete(msg.room);
+  }
+  if (msg.ref === undefined && msg.seat !== null) {
+    if (msg.reason === "busted") toast("You ran out of chips and left the table.", "info");
+    else toast(`You left the table with ${chips(msg.stack)} chips.`, "info");
+  }
+  renderIdentity();
+});
+
+/** We neither sit nor watch there any more: the server stops sending its snapshots. */
+function forgetRoom(roomId) {
+  store.seated.delete(roomId);
+  store.spectating.delete(roomId);
+  store.snaps.delete(roomId);
+}
+
+function roomFromHash() {
+  const m = location.hash.match(/^#\/room\/([\w-]+)$/);
+  return m ? m[1] : null;
+}
+
+window.addEventListener("popstate", () => {
+  const wanted = roomFromHash();
+  if (!wanted) { store.current = null; app.render(); return; }
+  if (store.snaps.has(wanted)) { store.current = wanted; app.render(); }
+});
+
+document.getElementById("conn").addEventListener("click", () => {
+  if (conn.state !== "online") conn.open();
+});
+
+// --- start ---------------------------------------------------------------------------------
+
+detectCjkFont();
+renderConnState();
+app.render();
+conn.start(); // resumes with the stored token, or asks for a name (need_name)
+window.cardroom = app; // handy from the devtools console (and the browser tests)
+

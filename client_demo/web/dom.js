@@ -1,0 +1,52 @@
+// A tiny DOM builder: h("div", {class: "x", onclick: fn}, child, "text", [more]).
+
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") {
+        el.addEventListener(key.slice(2), value);
+      } else if (key === "style" && typeof value === "object") {
+        Object.assign(el.style, value);
+      } else if (key === "value") {
+        el.value = value;
+      } else if (key === "checked") {
+        el.checked = Boolean(value);
+      } else {
+        el.setAttribute(key, value === true ? "" : String(value));
+      }
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.append(child);
+    else el.append(document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+/**
+ * Text from the server as this browser can draw it: where no font has Chinese glyphs
+ * (see detectCjkFont), parenthesised Chinese names like "(顺子)" are left out.
+ */
+export function readable(text) {
+  if (typeof text !== "string" || !document.documentElement.classList.contains("no-cjk")) return text;
+  return text.replace(/\s*[(（][^)）]*[\u3400-\u9fff][^)）]*[)）]/g, "").replace(/[\u3400-\u9fff]+/g, "").trim();
+}
+
+/** Chips as people read them: 1,250. */
+export function chips(n) {
+  if (n === null || n === undefined) return "–";
+  return Number(n).toLocaleString("en-US");
+}

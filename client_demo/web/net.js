@@ -1,0 +1,215 @@
+// The connection to the server: one WebSocket speaking the `cardroom.json` subprotocol.
+//
+// - `request(msg)` tags the message with a fresh `ref` and returns a promise settled by
+//   the reply carrying that ref (rejected with the `error` message when the server
+//   refuses it).
+// - Pushes (messages without a ref we are waiting for) go to `on(type, fn)` listeners.
+// - On a drop it reconnects with exponential backoff (0.5 s doubling to 10 s, jittered)
+//   and says `hello` with the session token kept in localStorage, so the server puts
+//   the player back in every seat they hold (it re-sends `room` snapshots).
+// - Actions (`act`) that were sent but not acknowledged when the connection dropped are
+//   sent again with the same action id after the resume: the server applies an id at
+//   most once, so a retry is safe.
+
+const TOKEN_KEY = "cardroom.token";
+const NAME_KEY = "cardroom.name";
+
+export function storedToken() { return localStorage.getItem(TOKEN_KEY); }
+export function storedName() { return localStorage.getItem(NAME_KEY) || ""; }
+export function rememberName(name) { localStorage.setItem(NAME_KEY, name); }
+export function forgetToken() { localStorage.removeItem(TOKEN_KEY); }
+
+function wsUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+export class Connection {
+  constructor() {
+    this.ws = null;
+    this.state = "offline"; // offline | connecting | online | reconnecting
+    this.player = null;     // the welcome message once authenticated
+    this.nextRef = 1;
+    this.pending = new Map(); // ref -> {resolve, reject, msg}
+    this.unacked = new Map(); // action id -> act message, until ack or error
+    this.listeners = new Map();
+    this.attempt = 0;
+    this.timer = null;
+    this.wantName = null;   // a name to say hello with when there is no token
+    this.clockOffset = 0;   // server clock - local clock, in ms
+    this.actCounter = 0;
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(fn);
+  }
+
+  emit(type, payload) {
+    for (const fn of this.listeners.get(type) || []) {
+      try { fn(payload); } catch (err) { console.error(err); }
+    }
+  }
+
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit("state", state);
+  }
+
+  /** Open the socket (if not open) and authenticate with the stored token or `name`. */
+  start(name) {
+    if (name) this.wantName = name;
+    if (this.ws && this.ws.readyState <= 1) {
+      if (this.ws.readyState === 1 && !this.player) this.hello();
+      return;
+    }
+    this.open();
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    this.setState(this.attempt === 0 ? "connecting" : "reconnecting");
+    let ws;
+    try {
+      ws = new WebSocket(wsUrl(), ["cardroom.json"]);
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.syncClock();
+      this.hello();
+    };
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.player = null;
+      for (const [, p] of this.pending) p.reject({ code: "disconnected", message: "connection lost" });
+      this.pending.clear();
+      this.emit("closed", e);
+      this.scheduleReconnect();
+    };
+  }
+
+  scheduleReconnect() {
+    this.setState("reconnecting");
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    this.emit("retry", Math.round(delay));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Drop the connection now (used by the "reconnect" button and tests). */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  async hello() {
+    const token = storedToken();
+    if (!token && !this.wantName) {
+      this.setState("online");
+      this.emit("need_name", null);
+      return;
+    }
+    const msg = token ? { t: "hello", token } : { t: "hello", name: this.wantName };
+    try {
+      const welcome = await this.request(msg, { quiet: true });
+      localStorage.setItem(TOKEN_KEY, welcome.token);
+      rememberName(welcome.name);
+      this.player = welcome;
+      this.setState("online");
+      this.emit("welcome", welcome);
+      for (const act of this.unacked.values()) this.sendAct(act);
+    } catch (err) {
+      if (err.code === "bad_token") {
+        forgetToken();
+        if (this.wantName || storedName()) {
+          this.wantName = this.wantName || storedName();
+          this.hello();
+          return;
+        }
+        this.setState("online");
+        this.emit("need_name", err);
+        return;
+      }
+      this.emit("error", err);
+    }
+  }
+
+  async syncClock() {
+    const sent = Date.now();
+    try {
+      const pong = await this.request({ t: "ping" }, { quiet: true });
+      const now = Date.now();
+      this.clockOffset = pong.time_ms - (sent + now) / 2;
+    } catch (err) { /* the next connection tries again */ }
+  }
+
+  /** The server's clock now, in epoch ms. */
+  serverNow() { return Date.now() + this.clockOffset; }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /**
+   * Send a request and wait for its reply. Errors are shown as toasts unless
+   * `quiet`; the promise rejects with the error message either way.
+   */
+  request(msg, { quiet = false } = {}) {
+    const ref = this.nextRef++;
+    const out = { ...msg, ref };
+    return new Promise((resolve, reject) => {
+      if (!this.send(out)) {
+        // never sent: an action tried while offline is dropped, not replayed later
+        const err = { t: "error", code: "offline", message: "not connected to the server; retrying…" };
+        if (!quiet) this.emit("error", err);
+        reject(err);
+        return;
+      }
+      this.pending.set(ref, {
+        resolve,
+        reject: (err) => { if (!quiet && err.code !== "disconnected") this.emit("error", err); reject(err); },
+        msg: out,
+      });
+    });
+  }
+
+  /** Take an action in a room: exactly once, resent after a reconnect until acknowledged. */
+  act(room, action) {
+    this.actCounter += 1;
+    const id = `${Date.now().toString(36)}-${this.actCounter}-${Math.random().toString(36).slice(2, 6)}`;
+    const msg = { t: "act", room, action, id };
+    this.unacked.set(id, msg);
+    return this.sendAct(msg);
+  }
+
+  sendAct(msg) {
+    return this.request(msg).then(
+      (ack) => { this.unacked.delete(msg.id); return ack; },
+      (err) => { if (err.code !== "disconnected") this.unacked.delete(msg.id); throw err; },
+    );
+  }
+
+  receive(data) {
+    let msg;
+    try { msg = JSON.parse(data); } catch (err) { return; }
+    if (msg.ref !== undefined && this.pending.has(msg.ref)) {
+      const p = this.pending.get(msg.ref);
+      this.pending.delete(msg.ref);
+      if (msg.t === "error") p.reject(msg); else p.resolve(msg);
+      // a reply that is also a state update (room snapshot, left) is a push too
+      if (msg.t === "room" || msg.t === "left") this.emit(msg.t, msg);
+      return;
+    }
+    if (msg.t === "error") { this.emit("error", msg); return; }
+    this.emit(msg.t, msg);
+  }
+}

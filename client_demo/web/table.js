@@ -1,0 +1,351 @@
+// A table screen shared by the three games: the felt, seats around an oval with names,
+// stacks, connection state and the turn clock, the action bar, and the hand history.
+// What is game specific (cards, bets, center of the felt, buttons, event wording) comes
+// from the game modules.
+
+import { h, clear, chips, readable } from "./dom.js";
+import holdem from "./holdem.js";
+import zhajinhua from "./zhajinhua.js";
+import doudizhu from "./doudizhu.js";
+import { shortTitle } from "./lobby.js";
+
+const GAMES = { holdem, zhajinhua, doudizhu };
+const RING = 2 * Math.PI * 27; // circumference of the clock ring (r = 27 in a 60x60 box)
+
+export class TableScreen {
+  constructor({ conn, store, app }) {
+    this.conn = conn;
+    this.store = store;
+    this.app = app;
+    this.ui = new Map(); // room id -> per-room UI state kept across re-renders
+    this.clock = null;
+    this.main = null;
+  }
+
+  uiFor(room) {
+    if (!this.ui.has(room)) this.ui.set(room, {});
+    return this.ui.get(room);
+  }
+
+  context(snap) {
+    const view = snap.view;
+    const module = GAMES[snap.game];
+    const ctx = {
+      snap,
+      view,
+      game: snap.game,
+      me: snap.your_seat,
+      n: snap.seats.length,
+      ui: this.uiFor(snap.room),
+      module,
+      name: (seat) => {
+        if (seat === null || seat === undefined) return "?";
+        const s = snap.seats[seat];
+        if (s) return s.name;
+        const ui = this.uiFor(snap.room);
+        return (ui.names && ui.names[seat]) || `seat ${seat + 1}`;
+      },
+      act: (action) => this.app.act(snap.room, action),
+      rerender: () => {
+        const latest = this.store.snaps.get(snap.room);
+        if (latest && this.store.current === snap.room) this.render(this.main, latest);
+      },
+      toast: this.app.toast,
+      serverNow: () => this.conn.serverNow(),
+    };
+    // remember names so that seats emptied after a hand still read well in the results
+    ctx.ui.names = ctx.ui.names || {};
+    snap.seats.forEach((s, i) => { if (s) ctx.ui.names[i] = s.name; });
+    return ctx;
+  }
+
+  render(main, snap) {
+    this.main = main;
+    const module = GAMES[snap.game];
+    if (!module) {
+      clear(main).append(h("div", { class: "panel" }, `This demo cannot show ${snap.game} tables.`));
+      return;
+    }
+    const ctx = this.context(snap);
+    const view = snap.view;
+    const historyOpen = ctx.ui.historyOpen ?? window.innerWidth >= 900;
+    if (snap.playing && view && ctx.ui.openedHand !== snap.hand_no) {
+      // The opening of a hand (blinds, antes, your cards) for the history panel, from the
+      // view, unless the server already sent the engine's opening events for this hand.
+      ctx.ui.openedHand = snap.hand_no;
+      if (ctx.ui.sawOpeningFor !== snap.hand_no && module.opening) {
+        if (ctx.ui.expectHand !== snap.hand_no) this.app.log(snap.room, `— Hand #${snap.hand_no} (in progress) —`, "sep");
+        for (const line of module.opening(ctx)) this.app.log(snap.room, ...(Array.isArray(line) ? line : [line]));
+      }
+    }
+    const log = this.store.logs.get(snap.room) || [];
+
+    const seatLayer = h("div", { class: "seat-layer" });
+    const order = rotation(snap.seats.length, snap.your_seat ?? 0);
+    order.forEach((seat, k) => {
+      const pos = ellipsePos(k, snap.seats.length, 1);
+      seatLayer.append(this.seatBox(ctx, seat, pos, k));
+      const bet = module.betMarker ? module.betMarker(ctx, seat) : null;
+      if (bet) {
+        const bpos = module.betPos ? module.betPos(k, snap.seats.length) : ellipsePos(k, snap.seats.length, 0.42);
+        bet.style.left = `${bpos.x}%`;
+        bet.style.top = `${bpos.y}%`;
+        seatLayer.append(bet);
+      }
+    });
+
+    const screen = h("div", {
+      class: `table-screen game-${snap.game}`, "data-testid": "table", "data-room": snap.room,
+      "data-game": snap.game, "data-your-seat": snap.your_seat ?? "", "data-hand": snap.hand_no,
+      "data-version": snap.version, "data-playing": snap.playing ? "1" : "0",
+      "data-over": view && view.is_over ? "1" : "0",
+      "data-to-act": view && !view.is_over && view.to_act !== null && view.to_act !== undefined ? view.to_act : "",
+      "data-street": view ? (view.street || view.phase || `round-${view.round}`) : "",
+    },
+    this.topBar(ctx),
+    h("div", { class: "table-layout" },
+      h("div", { class: "table-col" },
+        h("div", { class: `felt-wrap seats-${snap.seats.length}` },
+          h("div", { class: "felt" },
+            h("div", { class: "felt-logo" }, shortTitle(snap.game)),
+            h("div", { class: `center ${view && view.is_over ? "over" : ""}`, "data-testid": "center" },
+              module.center(ctx),
+              this.statusNode(ctx))),
+          seatLayer),
+        module.mine ? module.mine(ctx) : null,
+        h("div", { class: "actions", "data-testid": "actions" }, this.actionsNode(ctx))),
+      h("aside", { class: `history ${historyOpen ? "open" : ""}`, "data-testid": "history" },
+        h("button", { class: "history-toggle", type: "button",
+          onclick: () => { ctx.ui.historyOpen = !historyOpen; ctx.rerender(); } },
+        historyOpen ? "Hand history ▾" : "Hand history ▸"),
+        h("ol", { class: "history-list" },
+          log.map((line) => h("li", { class: line.cls }, line.text))))));
+
+    clear(main).append(screen);
+    const list = screen.querySelector(".history-list");
+    list.scrollTop = list.scrollHeight;
+    this.startClock();
+    this.tick();
+  }
+
+  topBar(ctx) {
+    const { snap } = ctx;
+    const seated = snap.your_seat !== null;
+    const mySeat = seated ? snap.seats[snap.your_seat] : null;
+    const buttons = [
+      h("button", { class: "btn ghost", "data-testid": "to-lobby", title: "Back to the lobby (you keep your seat)",
+        onclick: () => this.app.toLobby() }, "← Lobby"),
+    ];
+    const right = [];
+    if (seated) {
+      if (mySeat && mySeat.sitting_out) {
+        right.push(h("button", { class: "btn", "data-testid": "sit-in",
+          onclick: () => this.conn.request({ t: "sit_in", room: snap.room }).catch(() => {}) }, "Sit in"));
+      } else if (mySeat && !mySeat.leaving) {
+        right.push(h("button", { class: "btn", "data-testid": "sit-out",
+          onclick: () => this.conn.request({ t: "sit_out", room: snap.room }).catch(() => {}) }, "Sit out"));
+      }
+      right.push(h("button", { class: "btn danger", "data-testid": "leave-seat",
+        disabled: mySeat && mySeat.leaving, onclick: () => this.app.leave(snap.room) },
+      mySeat && mySeat.leaving ? "Leaving…" : "Leave table"));
+    } else {
+      right.push(h("span", { class: "badge watching", "data-testid": "watching" }, "watching"));
+      right.push(h("button", { class: "btn", "data-testid": "stop-watching",
+        onclick: () => this.app.leave(snap.room) }, "Stop watching"));
+    }
+    return h("div", { class: "table-bar" },
+      buttons,
+      h("div", { class: "table-title" },
+        h("div", { class: "table-name" }, readable(snap.name)),
+        h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
+          snap.hand_no ? ` · hand #${snap.hand_no}` : "")),
+      h("div", { class: "table-buttons" }, right));
+  }
+
+  statusNode(ctx) {
+    const { snap } = ctx;
+    if (snap.playing) return null;
+    const seated = snap.seats.filter((s) => s).length;
+    const info = this.store.games.find((g) => g.game === snap.game);
+    const min = info ? info.min_players : 2;
+    let text;
+    let attrs = { class: "status", "data-testid": "status" };
+    if (snap.next_hand_ms && seated >= min) {
+      attrs["data-until"] = snap.next_hand_ms;
+      text = "Next hand soon";
+    } else if (seated < min) {
+      text = `Waiting for players: ${seated} of ${min} needed`;
+      if (snap.your_seat === null && seated < snap.seats.length) text += " · take a seat";
+    } else {
+      text = "Dealing…";
+    }
+    return h("div", attrs, text);
+  }
+
+  seatBox(ctx, seat, pos, k) {
+    const { snap, view } = ctx;
+    const info = snap.seats[seat];
+    const style = { left: `${pos.x}%`, top: `${pos.y}%` };
+    // where the seat's cards go: toward the middle of the table
+    const side = pos.x < 30 ? "pos-left" : pos.x > 70 ? "pos-right" : pos.y > 60 ? "pos-bottom" : "pos-top";
+    if (!info) {
+      const canSit = snap.your_seat === null;
+      return h("div", { class: `seat empty ${side}`, style, "data-testid": `seat-${seat}`, "data-seat": seat },
+        canSit
+          ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, "Sit here")
+          : h("div", { class: "empty-label" }, "empty"));
+    }
+    const mine = seat === snap.your_seat;
+    const toAct = view && !view.is_over && view.to_act === seat;
+    const timer = snap.timer && snap.timer.seat === seat ? snap.timer : null;
+    const extra = ctx.module.seatState ? ctx.module.seatState(ctx, seat) : {};
+    const classes = ["seat", side, mine ? "me" : "", toAct ? "to-act" : "", extra.winner ? "winner" : "",
+      extra.out ? "out" : "", info.connected || info.bot ? "" : "offline", info.sitting_out ? "sitting-out" : ""];
+    const total = (snap.options.action_seconds || 30) * 1000;
+    const avatar = h("div", { class: "avatar" },
+      h("span", { class: "initial" }, info.bot ? "⚙" : (info.name || "?").slice(0, 1).toUpperCase()),
+      timer ? clockRing(timer.deadline_ms, total) : null);
+    const badges = [];
+    if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
+    if (info.bot) badges.push(h("span", { class: "badge bot", title: "a bot played by the server", "data-testid": `bot-${seat}` }, "bot"));
+    else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: "disconnected" }, "away"));
+    if (info.sitting_out) badges.push(h("span", { class: "badge" }, "sitting out"));
+    if (info.leaving) badges.push(h("span", { class: "badge" }, "leaving"));
+    return h("div", { class: classes.filter(Boolean).join(" "), style, "data-testid": `seat-${seat}`,
+      "data-seat": seat, "data-pos": k, "data-name": info.name, "data-stack": info.stack, "data-bot": info.bot ? "1" : "0" },
+    h("div", { class: "seat-cards" }, ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null),
+    h("div", { class: "plate" },
+      avatar,
+      h("div", { class: "plate-text" },
+        h("div", { class: "seat-name", "data-testid": `seat-name-${seat}` }, info.name),
+        h("div", { class: "seat-stack", "data-testid": `seat-stack-${seat}` }, chips(info.stack))),
+      badges.length ? h("div", { class: "badges" }, badges) : null,
+      extra.note ? h("div", { class: "seat-note", "data-testid": `seat-note-${seat}`, title: extra.note }, extra.note) : null),
+    );
+  }
+
+  actionsNode(ctx) {
+    const { snap, view } = ctx;
+    if (snap.your_seat === null) {
+      const free = snap.seats.some((s) => !s);
+      return h("div", { class: "muted hint" }, free ? "You are watching. Press “Sit here” on an empty seat to play." : "You are watching this table.");
+    }
+    if (!view || !snap.playing) return h("div", { class: "muted hint" }, snap.playing ? "" : "Waiting for the next hand…");
+    const node = ctx.module.actions(ctx);
+    if (node) {
+      const timer = snap.timer && snap.timer.seat === snap.your_seat ? snap.timer : null;
+      if (timer) node.prepend(h("div", { class: "my-clock", "data-deadline": timer.deadline_ms }, ""));
+      return node;
+    }
+    const who = view.to_act !== null && view.to_act !== undefined ? ctx.name(view.to_act) : null;
+    return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? `Waiting for ${who}…` : "");
+  }
+
+  // --- events -----------------------------------------------------------------------------
+
+  onEvent(roomId, ev, snap) {
+    if (!snap) return;
+    const ctx = this.context(snap);
+    let line = null;
+    let cls = "";
+    if (ev.type === "hand_started") { ctx.ui.expectHand = ev.hand_no; ctx.ui.acts = {}; }
+    if (ctx.module.track) ctx.module.track(ev, ctx);
+    if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ctx.ui.sawOpeningFor = ctx.ui.expectHand;
+    switch (ev.type) {
+      case "joined": line = `${ev.name}${ev.bot ? " (bot)" : ""} sat down in seat ${ev.seat + 1} with ${chips(ev.stack)}`; break;
+      case "rebuy": line = `${ctx.name(ev.seat)} buys in again for ${chips(ev.stack)}`; break;
+      case "left": line = `${ctx.name(ev.seat)} left the table${ev.reason === "busted" ? " (out of chips)" : ""}`; break;
+      case "leaving": line = `${ctx.name(ev.seat)} will leave after this hand`; break;
+      case "sat_out": line = `${ctx.name(ev.seat)} sits out${ev.reason === "timeouts" ? " (timed out twice)" : ""}`; break;
+      case "sat_in": line = `${ctx.name(ev.seat)} is back`; break;
+      case "hand_started": line = `— Hand #${ev.hand_no} —`; cls = "sep"; break;
+      case "timed_out": line = `${ctx.name(ev.seat)} ran out of time`; cls = "warn"; break;
+      case "hand_ended": line = null; break;
+      default: {
+        const out = ctx.module.describe(ev, ctx);
+        if (Array.isArray(out)) { [line, cls] = out; } else line = out;
+      }
+    }
+    if (line) this.app.log(roomId, line, cls);
+    if (ctx.module.notice) {
+      const note = ctx.module.notice(ev, ctx);
+      if (note && this.store.current === roomId) this.app.toast(note, "game", 3500);
+    }
+    if (this.store.current === roomId && this.main) {
+      const list = this.main.querySelector(".history-list");
+      if (list && line) {
+        list.append(h("li", { class: cls }, line));
+        list.scrollTop = list.scrollHeight;
+      }
+    }
+  }
+
+  // --- the turn clock ---------------------------------------------------------------------
+
+  startClock() {
+    if (this.clock) return;
+    this.clock = setInterval(() => this.tick(), 250);
+  }
+
+  stopClock() {
+    clearInterval(this.clock);
+    this.clock = null;
+  }
+
+  tick() {
+    if (!this.main) return;
+    const now = this.conn.serverNow();
+    for (const el of this.main.querySelectorAll(".ring[data-deadline]")) {
+      const deadline = Number(el.dataset.deadline);
+      const total = Number(el.dataset.total);
+      const left = Math.max(0, deadline - now);
+      const frac = total > 0 ? Math.min(1, left / total) : 0;
+      const arc = el.querySelector(".arc");
+      arc.style.strokeDashoffset = String(RING * (1 - frac));
+      el.classList.toggle("hurry", left < 5000);
+    }
+    for (const el of this.main.querySelectorAll(".my-clock[data-deadline]")) {
+      const left = Math.max(0, Number(el.dataset.deadline) - now);
+      el.textContent = `${Math.ceil(left / 1000)}s`;
+      el.classList.toggle("hurry", left < 5000);
+    }
+    for (const el of this.main.querySelectorAll("[data-until]")) {
+      const left = Math.max(0, Number(el.dataset.until) - now);
+      el.textContent = left > 0 ? `Next hand in ${Math.ceil(left / 1000)}s` : "Dealing…";
+    }
+  }
+}
+
+function clockRing(deadline, total) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 60 60");
+  svg.setAttribute("class", "ring");
+  svg.dataset.deadline = String(deadline);
+  svg.dataset.total = String(total);
+  svg.setAttribute("data-testid", "turn-clock");
+  const bg = document.createElementNS(ns, "circle");
+  const arc = document.createElementNS(ns, "circle");
+  for (const c of [bg, arc]) {
+    c.setAttribute("cx", "30"); c.setAttribute("cy", "30"); c.setAttribute("r", "27");
+  }
+  bg.setAttribute("class", "track");
+  arc.setAttribute("class", "arc");
+  arc.setAttribute("stroke-dasharray", String(RING));
+  svg.append(bg, arc);
+  return svg;
+}
+
+/** Seats in screen order, starting with `first` (drawn at the bottom). */
+function rotation(n, first) {
+  return Array.from({ length: n }, (_, k) => (first + k) % n);
+}
+
+/** Position (percent of the table box) of the k-th seat clockwise from the bottom. */
+function ellipsePos(k, n, scale) {
+  const theta = (2 * Math.PI * k) / n;
+  let x = 50 - 43 * scale * Math.sin(theta);
+  const y = 50 + 41 * scale * Math.cos(theta);
+  if (scale === 1) x = Math.min(86, Math.max(14, x));
+  return { x, y };
+}

@@ -1,0 +1,263 @@
+"""Browser tests: a real server in a subprocess, Debian's Chromium driven by Playwright.
+
+The server runs as ``python -m server --port P --data-dir TMP`` (its own embedded Redis)
+for the whole session. Chromium comes from the system (``/usr/bin/chromium``, or
+``CARDROOM_CHROMIUM``); Playwright's own browser download is never used. Without a
+Chromium the tests are skipped with a clear reason, except under CI (``CI`` set),
+where a missing browser is an error.
+
+Screenshots go to ``test-results/e2e/<test name>/`` at the repository root (gitignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-results" / "e2e"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 740}
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def find_chromium() -> str | None:
+    """The system Chromium to drive: ``CARDROOM_CHROMIUM``, else chromium on the PATH."""
+    given = os.environ.get("CARDROOM_CHROMIUM")
+    if given:
+        return given if Path(given).is_file() else None
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if Path(candidate).is_file():
+            return candidate
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _playwright_available() -> bool:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+CHROMIUM = find_chromium()
+_MISSING = None
+if not _playwright_available():
+    _MISSING = "the playwright package is not installed (pip install -e '.[dev]')"
+elif CHROMIUM is None:
+    _MISSING = "no Chromium found (apt-get install chromium, or set CARDROOM_CHROMIUM)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the browser tests, saying why, when no browser can run; never under CI."""
+    here = Path(__file__).parent
+    skip = pytest.mark.skipif(
+        _MISSING is not None and not os.environ.get("CI"),
+        reason=f"browser tests skipped: {_MISSING}",
+    )
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _require_browser_under_ci() -> None:
+    if _MISSING is not None and os.environ.get("CI"):
+        pytest.fail(f"CI is set but the browser tests cannot run: {_MISSING}", pytrace=False)
+
+
+# --- the server --------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
+        self.proc = proc
+        self.port = port
+        self.log = log
+        self.url = f"http://127.0.0.1:{port}/"
+        self.ws_url = f"ws://127.0.0.1:{port}/ws"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    data = tmp_path_factory.mktemp("server-data")
+    port = _free_port()
+    log = data / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+             "--data-dir", str(data), "--log-level", "WARNING"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )
+    srv = Server(proc, port, log)
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(srv.url + "healthz", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"the server did not become healthy:\n{log.read_text()}")
+        time.sleep(0.1)
+    yield srv
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+# --- the browser ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=15_000)  # generous on a loaded CI machine; waits end as soon as the state is there
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(request: pytest.FixtureRequest) -> Path:
+    """This test's screenshot folder: test-results/e2e/<test name>/."""
+    folder = OUTPUT / request.node.name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
+    """Open the demo in a fresh browser context (own localStorage: own player)."""
+    contexts: list[Any] = []
+
+    def open_page(viewport: dict[str, int] = DESKTOP) -> Any:
+        ctx = browser.new_context(viewport=viewport, device_scale_factor=1)
+        ctx.set_default_timeout(15_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url)
+        return page
+
+    errors: list[str] = []
+    yield open_page
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+# --- scripted players (plain WebSocket clients) -----------------------------------------------
+
+
+class ScriptedPlayer:
+    """A player on its own thread speaking ``cardroom.json`` with the sync websockets client.
+
+    ``policy(view)`` returns the action to take whenever the room says it is this
+    player's turn (``None``: do nothing).
+    """
+
+    def __init__(self, ws_url: str, name: str, policy: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+        from websockets.sync.client import connect
+
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(connect(ws_url, subprotocols=["cardroom.json"]))
+        self.name = name
+        self.policy = policy
+        self.ref = 0
+        self.lock = threading.Lock()
+        self.snapshots: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.acted: set[tuple[int, int]] = set()
+        self.room: str | None = None
+        self._send({"t": "hello", "name": name})
+        welcome = json.loads(self.ws.recv(timeout=10))
+        assert welcome["t"] == "welcome", welcome
+        self.thread = threading.Thread(target=self._loop, name=f"player {name}", daemon=True)
+        self.thread.start()
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        with self.lock:
+            self.ref += 1
+            self.ws.send(json.dumps({**msg, "ref": self.ref}))
+
+    def join(self, room: str) -> None:
+        self.room = room
+        self._send({"t": "join", "room": room})
+
+    def _loop(self) -> None:
+        try:
+            for raw in self.ws:
+                msg = json.loads(raw)
+                if msg["t"] == "error":
+                    self.errors.append(msg)
+                elif msg["t"] == "room":
+                    self.snapshots.append(msg)
+                    self._maybe_act(msg)
+        except Exception:  # the connection closed at the end of the test
+            return
+
+    def _maybe_act(self, snap: dict[str, Any]) -> None:
+        view = snap.get("view")
+        seat = snap.get("your_seat")
+        if not snap.get("playing") or view is None or seat is None or view.get("to_act") != seat:
+            return
+        if not view.get("legal"):
+            return
+        key = (snap["hand_no"], snap["version"])
+        if key in self.acted:
+            return
+        self.acted.add(key)
+        action = self.policy(view)
+        if action is not None:
+            self._send({"t": "act", "room": snap["room"], "action": action,
+                        "id": f"{self.name}-{snap['hand_no']}-{snap['version']}"})
+
+    def close(self) -> None:
+        self._stack.close()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def scripted(server: Server) -> Iterator[Callable[..., ScriptedPlayer]]:
+    players: list[ScriptedPlayer] = []
+
+    def make(name: str, policy: Callable[[dict[str, Any]], dict[str, Any] | None]) -> ScriptedPlayer:
+        p = ScriptedPlayer(server.ws_url, name, policy)
+        players.append(p)
+        return p
+
+    yield make
+    for p in players:
+        p.close()
