@@ -57,10 +57,16 @@ class Game:
     timeout_action: Callable[[Any, int], dict[str, Any]]
     to_dict: Callable[[Any], dict[str, Any]]
     from_dict: Callable[[Mapping[str, Any]], Any]
+    check_config: Callable[[dict[str, Any]], None] = lambda config: None
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Validate hand options; raises :class:`~engine.errors.ConfigError`."""
-        return parse_options(self.options, given)
+        """Validate hand options, one by one and then together (``check_config``, for
+        rules such as "the big blind is at least the small blind"); raises
+        :class:`~engine.errors.ConfigError` naming the field, so a room is never created
+        with options its game would refuse to deal."""
+        config = parse_options(self.options, given)
+        self.check_config(config)
+        return config
 
     def describe(self) -> dict[str, Any]:
         return {

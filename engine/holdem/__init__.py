@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..game import Game
 from .evaluator import category, describe, evaluate
-from .hand import OPTIONS, apply, new_hand, start_events, start_hand
+from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
 from .legal import LegalActions, legal_actions, legal_to_wire, timeout_action
 from .pots import Pot
 from .state import HoldemState, from_dict, to_dict
@@ -33,6 +33,7 @@ GAME = Game(
     timeout_action=timeout_action,
     to_dict=to_dict,
     from_dict=from_dict,
+    check_config=check_options,
 )
 
 __all__ = [

@@ -123,14 +123,19 @@ def start_events(state: HoldemState) -> Events:
     return [dict(e) for e in state.opening]
 
 
+def check_options(options: Mapping[str, Any]) -> None:
+    """The rules between options: the big blind is at least the small blind."""
+    if options["big_blind"] < options["small_blind"]:
+        raise ConfigError("big_blind", f"must be at least the small blind ({options['small_blind']}), "
+                                       f"got {options['big_blind']}")
+
+
 def _parse_config(config: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
     if not isinstance(config, Mapping):
         raise ConfigError("config", "must be a map of option names to values")
     given = {k: v for k, v in config.items() if k != "button"}
     options = parse_options(OPTIONS, given)
-    if options["big_blind"] < options["small_blind"]:
-        raise ConfigError("big_blind", f"must be at least the small blind ({options['small_blind']}), "
-                                       f"got {options['big_blind']}")
+    check_options(options)
     if "button" not in config:
         raise ConfigError("button", "missing: the dealer seat")
     button = config["button"]
@@ -351,4 +356,4 @@ def _finish(state: HoldemState, events: Events) -> None:
     events.append({"type": "hand_over", "stacks": list(state.stacks), "won": list(state.won)})
 
 
-__all__ = ["OPTIONS", "new_hand", "start_hand", "start_events", "apply", "Pot"]
+__all__ = ["OPTIONS", "check_options", "new_hand", "start_hand", "start_events", "apply", "Pot"]

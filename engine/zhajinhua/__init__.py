@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..game import Game
 from .flow import apply, new_hand, start_events, timeout_action
 from .legal import Legal, legal_actions, legal_to_wire
-from .options import OPTIONS, rules_of
+from .options import OPTIONS, check_options, rules_of
 from .ranking import (
     CATEGORIES,
     COMMON_RULES,
@@ -44,6 +44,7 @@ GAME = Game(
     timeout_action=timeout_action,
     to_dict=to_dict,
     from_dict=from_dict,
+    check_config=check_options,
 )
 
 __all__ = [

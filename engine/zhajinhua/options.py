@@ -64,10 +64,15 @@ def parse_hand_config(config: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
     if isinstance(button, bool) or not isinstance(button, int):
         raise ConfigError("button", f"must be a seat number, got {button!r}")
     options = parse_options(OPTIONS, given)
+    check_options(options)
+    return options, button
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    """The rules between options: the stake cap is at least the ante."""
     if options["max_stake"] < options["ante"]:
         raise ConfigError("max_stake", f"must be at least the ante ({options['ante']}), "
                                        f"got {options['max_stake']}")
-    return options, button
 
 
 def rules_of(options: Mapping[str, Any]) -> Rules:

@@ -84,3 +84,13 @@ def test_out_of_turn_action_is_rejected_with_a_code(game):
         game.apply(state, other, {"type": "fold"})
     assert err.value.code
     assert game.to_dict(state) == before
+
+
+@pytest.mark.parametrize("game,given,field", [
+    (HOLDEM, {"small_blind": 100, "big_blind": 50}, "big_blind"),
+    (ZHAJINHUA, {"ante": 50, "max_stake": 20}, "max_stake"),
+])
+def test_options_that_contradict_each_other_are_refused_before_any_deal(game, given, field):
+    with pytest.raises(ConfigError) as err:
+        game.parse_config(given)
+    assert err.value.field == field
