@@ -221,7 +221,9 @@ class Lobby:
         room_id = "r-" + secrets.token_hex(4)
         table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
                           seats=[None] * options["seats"], version=1)
-        await self.store.commit(room_id, game.name, 0, tbl.to_dict(table, game), None)
+        events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
+        await self.store.commit(room_id, game.name, 0, tbl.to_dict(table, game), events, None,
+                                tbl.granted_chips(events))
         room = self._start_room(game, table)
         room.viewers.add(session)
         session.send(room.snapshot(session, msg.get("ref")))

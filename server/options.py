@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.bots import NAMES as BOT_STRATEGY_NAMES
+from engine.bots import STRATEGIES as BOT_STRATEGIES
 from engine.config import Option, parse_options
 from engine.errors import ConfigError
 from engine.game import Game
@@ -16,8 +18,39 @@ from engine.game import Game
 NAME_MAX = 64
 
 
+def bot_strategies(game: Game) -> list[str]:
+    """The bot strategies available for ``game`` (empty: the game offers no bot seats)."""
+    return [n for n in BOT_STRATEGY_NAMES if (game.name, n) in BOT_STRATEGIES]
+
+
 def room_options(game: Game) -> list[Option]:
-    """The room options for ``game`` (``seats`` is bounded by its player counts)."""
+    """The room options for ``game`` (``seats`` is bounded by its player counts).
+
+    The bot options (``bots``, ``bot_strategy``, ``bot_delay_seconds``) are offered for
+    games that have bot strategies in :mod:`engine.bots`.
+    """
+    return _table_options(game) + _bot_options(game)
+
+
+def _bot_options(game: Game) -> list[Option]:
+    strategies = bot_strategies(game)
+    if not strategies:
+        return []
+    return [
+        Option(
+            "bots", int, 0,
+            "seats the server fills with bots when the room is created (at most seats - 1, so a human can sit)",
+            min=0, max=game.max_players - 1,
+        ),
+        Option("bot_strategy", str, strategies[0], "how the bots play", choices=tuple(strategies)),
+        Option(
+            "bot_delay_seconds", float, 1.0,
+            "pause before a bot acts, so people can follow the play", min=0, max=30,
+        ),
+    ]
+
+
+def _table_options(game: Game) -> list[Option]:
     return [
         Option("name", str, f"{game.title} table", f"display name, 1 to {NAME_MAX} characters"),
         Option(
@@ -48,5 +81,7 @@ def parse_room_options(game: Game, given: Mapping[str, Any] | None) -> dict[str,
     opts["name"] = name
     if opts["buy_in_min"] > opts["buy_in_max"]:
         raise ConfigError("buy_in_max", "must be at least buy_in_min")
+    if opts.get("bots", 0) > opts["seats"] - 1:
+        raise ConfigError("bots", f"must be at most seats - 1 = {opts['seats'] - 1} (a human needs a seat), got {opts['bots']}")
     opts["buy_in_default"] = min(max(opts["buy_in_default"], opts["buy_in_min"]), opts["buy_in_max"])
     return opts

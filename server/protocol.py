@@ -76,7 +76,7 @@ SERVER_MESSAGES: dict[str, str] = {
 
 # Room events the server itself adds to a room's event stream (engine events pass through).
 ROOM_EVENTS: dict[str, str] = {
-    "joined": "a player sat down: seat, player, name, stack",
+    "joined": "a player sat down: seat, player, name, stack (and bot: true for a bot seat)",
     "left": "a player stood up: seat, player, stack (returned to the wallet), reason",
     "sat_out": "a seat is sitting out (not dealt in): seat, reason",
     "sat_in": "a seat is back in: seat",
@@ -84,6 +84,7 @@ ROOM_EVENTS: dict[str, str] = {
     "hand_started": "a new hand: hand number, button seat, seats dealt in",
     "timed_out": "a seat's clock ran out and the server acted for it: seat, action",
     "hand_ended": "the hand is over: hand number, final stacks by seat",
+    "rebuy": "a busted (or too short) bot seat bought in again with newly granted chips: seat, player, amount, stack",
 }
 
 # Server error codes. Engine IllegalAction codes (not_your_turn, bad_amount, ...) are

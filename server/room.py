@@ -7,20 +7,26 @@ answers the requester and broadcasts to the viewers. A command that fails, for a
 reason, changes nothing: the room keeps its last persisted state.
 
 Between commands the actor wakes for its own deadlines: a turn clock running out
-(the engine's timeout action), a leaving player's turn (played at once), and the start
-of the next hand.
+(the engine's timeout action), a leaving player's turn (played at once), a bot seat's
+turn (after the room's bot delay), and the start of the next hand.
+
+A bot seat acts through the same path as a person: the actor asks the strategy in
+:mod:`engine.bots` for an action on the seat's own view, then runs an ordinary ``act``
+command for the bot's player id (same validation, persistence, events and answer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine import bots
 from engine.errors import IllegalAction
 from engine.game import Event, Game, event_for
 
@@ -74,6 +80,18 @@ class Outcome:
 _STOP = object()
 
 
+class BotViewer:
+    """The "connection" a bot seat's commands come from: it keeps the replies it gets."""
+
+    def __init__(self, player_id: str, name: str) -> None:
+        self.player_id: str | None = player_id
+        self.name: str | None = name
+        self.replies: list[dict[str, Any]] = []
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.replies.append(msg)
+
+
 def epoch_ms() -> int:
     return int(time.time() * 1000)
 
@@ -108,6 +126,7 @@ class Room:
         self.closed = False
         self._retry_at_ms = 0  # after an automatic step failed, wait before trying again
         self._start_refused_at: int | None = None  # table version at which new_hand refused to deal
+        self._bot_rngs: dict[int, random.Random] = {}  # per bot seat, seeded from the system RNG
 
     @property
     def id(self) -> str:
@@ -171,7 +190,10 @@ class Room:
             if step is None:
                 return
             try:
-                ok = await self._commit(self._auto(step, now), None, None)
+                if step == "bot":
+                    ok = await self._bot_turn()
+                else:
+                    ok = await self._commit(self._auto(step, now), None, None)
             except Exception:
                 log.exception("room %s: automatic step %s failed", self.id, step)
                 ok = False
@@ -179,6 +201,54 @@ class Room:
                 if self._start_refused_at != self.table.version:
                     self._retry_at_ms = self.clock() + 1000
                 return
+
+    # --- bot seats ---------------------------------------------------------------
+
+    async def _bot_turn(self) -> bool:
+        """Play the turn of the bot seat to act; True once an action was stored.
+
+        The strategy sees only the seat's view. If it fails, answers nothing, or its
+        action is refused, that is logged and the game's timeout action is played
+        instead (through the same path); if even that fails, the turn clock still runs.
+        """
+        t = self.table
+        seat = tbl.bot_to_act(t)
+        if seat is None:
+            return False
+        info = t.seats[seat]
+        assert info is not None
+        strategy = t.options.get("bot_strategy", bots.NAMES[0])
+        rng = self._bot_rngs.setdefault(seat, random.Random(_rng.getrandbits(64)))
+        try:
+            action = bots.decide(self.game.name, strategy, self.game.view(t.hand, seat), rng)
+        except Exception:
+            log.exception("room %s: bot strategy %s failed for seat %d", self.id, strategy, seat)
+            action = None
+        if action is not None:
+            refused = await self._bot_act(info, action)
+            if refused is None:
+                return True
+            log.error("room %s: bot in seat %d chose %r, refused (%s); playing the timeout action",
+                      self.id, seat, action, refused)
+        else:
+            log.error("room %s: bot strategy %s gave no action for seat %d; playing the timeout action",
+                      self.id, strategy, seat)
+        fallback = self.game.timeout_action(self.table.hand, seat)
+        refused = await self._bot_act(info, fallback)
+        if refused is not None:
+            log.error("room %s: bot in seat %d: timeout action %r refused (%s)", self.id, seat, fallback, refused)
+            return False
+        return True
+
+    async def _bot_act(self, info: tbl.SeatInfo, action: dict[str, Any]) -> str | None:
+        """Run an ``act`` command for a bot; None when acknowledged, else the error code."""
+        viewer = BotViewer(info.player, info.name)
+        msg = {"t": "act", "room": self.id, "action": action, "id": f"bot-v{self.table.version}"}
+        await self._execute(Command("act", viewer, msg))
+        if any(r.get("t") == "ack" for r in viewer.replies):
+            return None
+        errors = [r.get("code", "?") for r in viewer.replies if r.get("t") == "error"]
+        return errors[0] if errors else "no_answer"
 
     # --- commands ----------------------------------------------------------------
 
@@ -292,6 +362,7 @@ class Room:
             wallets = await self.store.commit(
                 self.id, self.game.name, self.table.version, tbl.to_dict(t, self.game),
                 outcome.events, _merge_deltas(outcome.deltas, outcome.events),
+                tbl.granted_chips(outcome.events),
             )
         except InsufficientFunds:
             if cmd is not None:
@@ -386,8 +457,8 @@ class Room:
                 continue
             seats.append({
                 "player": s.player, "name": s.name, "stack": tbl.live_stack(t, i),
-                "connected": self.host.is_online(s.player), "sitting_out": s.sitting_out,
-                "leaving": s.leaving,
+                "connected": s.bot or self.host.is_online(s.player), "sitting_out": s.sitting_out,
+                "leaving": s.leaving, "bot": s.bot,
             })
         return _with_ref({
             "t": "room", "room": self.id, "game": t.game, "name": t.options["name"],
@@ -401,6 +472,7 @@ class Room:
         return {
             "room": self.id, "game": t.game, "name": t.options["name"], "seats": len(t.seats),
             "players": sum(1 for s in t.seats if s is not None), "playing": tbl.playing(t),
+            "bots": sum(1 for s in t.seats if s is not None and s.bot),
         }
 
 

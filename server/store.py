@@ -5,7 +5,8 @@ Keys (all under a prefix, default ``cardroom:``):
 ``player:{id}``        hash: name, token
 ``token:{token}``      the player id of a session token
 ``wallets``            hash: player id -> chips in the wallet
-``grants``             hash: player id -> chips ever granted (the conservation baseline)
+``grants``             hash: player id -> chips ever granted (the conservation baseline;
+                       bots' grants are recorded here too, by the room commit)
 ``rooms``              set of room ids
 ``room:{id}``          hash: snap (msgpack table), version, game
 ``room:{id}:events``   stream: one entry per accepted change: v (version), e (msgpack events)
@@ -38,6 +39,10 @@ for i = 0, n - 1 do
     local have = tonumber(redis.call('HGET', KEYS[3], pid) or '0')
     if have + delta < 0 then return {0, 'funds', pid} end
   end
+end
+local g = tonumber(ARGV[8 + 2 * n])
+for i = 0, g - 1 do
+  redis.call('HINCRBY', KEYS[5], ARGV[9 + 2 * n + 2 * i], ARGV[10 + 2 * n + 2 * i])
 end
 local out = {1, 0}
 for i = 0, n - 1 do
@@ -128,10 +133,14 @@ class Store:
         snapshot: Mapping[str, Any],
         events: list[dict[str, Any]] | None,
         wallet_deltas: Mapping[str, int] | None = None,
+        grants: Mapping[str, int] | None = None,
     ) -> dict[str, int]:
         """Write a room change atomically; return the new wallet of each player in ``wallet_deltas``.
 
-        Raises :class:`VersionConflict` or :class:`InsufficientFunds`; nothing is written then.
+        ``grants`` records new chips the change puts on the table (bot seats' buy-ins and
+        re-buys) in the ``grants`` ledger, in the same atomic step, so the conservation
+        baseline moves with them. Raises :class:`VersionConflict` or
+        :class:`InsufficientFunds`; nothing is written then.
         """
         deltas = list((wallet_deltas or {}).items())
         args: list[Any] = [
@@ -140,7 +149,14 @@ class Store:
         ]
         for p, d in deltas:
             args += [p, d]
-        keys = [self.key("room", room), self.key("room", room, "events"), self.key("wallets"), self.key("rooms")]
+        granted = [(p, g) for p, g in (grants or {}).items() if g]
+        args.append(len(granted))
+        for p, g in granted:
+            args += [p, g]
+        keys = [
+            self.key("room", room), self.key("room", room, "events"), self.key("wallets"), self.key("rooms"),
+            self.key("grants"),
+        ]
         start = time.perf_counter()
         result = await self._commit(keys=keys, args=args)
         self._observe_write(time.perf_counter() - start)

@@ -12,6 +12,12 @@ started (or its stack now, between hands). During a hand the engine owns the chi
 the seats it dealt in; when the hand ends the table takes the engine's final stacks.
 So wallets + the sum of ``SeatInfo.stack`` over every table never changes except by
 grants, at every moment.
+
+Bot seats (room option ``bots``) are ordinary seats with ``SeatInfo.bot`` set: their
+stacks come from grants recorded like a new player's (:func:`granted_chips` reads them
+off the events), they re-buy instead of standing up when they bust, and a hand only
+starts when at least one ready seat is a human. The room actor plays a bot's turn once
+``Table.bot_act_ms`` (persisted, like the turn deadline) has passed.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from .protocol import ProtocolError
 
 ANSWERS_KEPT = 256
 SIT_OUT_AFTER_TIMEOUTS = 2
+BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
+DEFAULT_BOT_DELAY_SECONDS = 1.0
 
 
 @dataclass
@@ -37,6 +45,7 @@ class SeatInfo:
     sitting_out: bool = False
     leaving: bool = False
     timeouts: int = 0  # consecutive turn timeouts
+    bot: bool = False  # a server-side bot plays this seat
 
 
 @dataclass
@@ -54,6 +63,7 @@ class Table:
     hand: Any = None  # the engine state of the current or last hand
     deadline_ms: int | None = None  # turn clock of hand.to_act
     next_hand_ms: int | None = None  # earliest start of the next hand
+    bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
     answers: list[list[Any]] = field(default_factory=list)  # [player, action id, version]
 
 
@@ -108,11 +118,29 @@ def ready_seats(table: Table) -> list[int]:
 
 
 def can_start(table: Table, game: Game) -> bool:
-    return not playing(table) and len(ready_seats(table)) >= game.min_players
+    """Enough ready seats for the game, and at least one of them a human (bots never play alone)."""
+    ready = ready_seats(table)
+    return (
+        not playing(table)
+        and len(ready) >= game.min_players
+        and any(not table.seats[i].bot for i in ready)  # type: ignore[union-attr]
+    )
+
+
+def bot_to_act(table: Table) -> int | None:
+    """The seat to act if a server-side bot plays it, else None."""
+    if not playing(table) or table.hand.to_act is None:
+        return None
+    info = table.seats[table.hand.to_act]
+    return table.hand.to_act if info is not None and info.bot else None
 
 
 def due(table: Table, game: Game, now_ms: int) -> str | None:
-    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"start"`` or None."""
+    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"bot"``, ``"start"`` or None.
+
+    A bot's turn is played when ``bot_act_ms`` has passed; should the bot fail to act,
+    its turn clock still runs out like anyone's (``"timeout"`` wins once it has).
+    """
     if playing(table):
         to_act = table.hand.to_act
         if to_act is not None:
@@ -121,6 +149,8 @@ def due(table: Table, game: Game, now_ms: int) -> str | None:
                 return "leaver"
             if table.deadline_ms is not None and table.deadline_ms <= now_ms:
                 return "timeout"
+            if bot_to_act(table) is not None and (table.bot_act_ms or 0) <= now_ms:
+                return "bot"
         return None
     if can_start(table, game) and (table.next_hand_ms is None or table.next_hand_ms <= now_ms):
         return "start"
@@ -130,7 +160,12 @@ def due(table: Table, game: Game, now_ms: int) -> str | None:
 def next_wakeup_ms(table: Table, game: Game) -> int | None:
     """When the room should next look at :func:`due` if no command arrives."""
     if playing(table):
-        return table.deadline_ms if table.hand.to_act is not None else None
+        if table.hand.to_act is None:
+            return None
+        if bot_to_act(table) is not None:
+            times = [x for x in (table.deadline_ms, table.bot_act_ms or 0) if x is not None]
+            return min(times)
+        return table.deadline_ms
     if can_start(table, game):
         return table.next_hand_ms or 0
     return None
@@ -177,6 +212,44 @@ def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int) -> 
         )
     table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in)
     return seat, [{"type": "joined", "seat": seat, "player": player, "name": name, "stack": buy_in}]
+
+
+def bot_player_id(room: str, seat: int) -> str:
+    """The player id of the bot that plays ``seat`` of ``room``."""
+    return f"bot-{room}-{seat}"
+
+
+def seat_bots(table: Table, count: int) -> list[Event]:
+    """Seat ``count`` bots in the free seats from seat 1 up (seat 0 stays for a human).
+
+    Each brings ``buy_in_default`` chips, granted (see :func:`granted_chips`), never
+    taken from a wallet. Returns the ``joined`` events (marked ``bot: true``).
+    """
+    free = [i for i, s in enumerate(table.seats) if s is None]
+    free = [i for i in free if i != 0] + [i for i in free if i == 0]
+    events: list[Event] = []
+    for n, seat in enumerate(free[:count]):
+        name = f"Bot {BOT_NAMES[n]}" if n < len(BOT_NAMES) else f"Bot {seat}"
+        player = bot_player_id(table.room, seat)
+        stack = table.options["buy_in_default"]
+        table.seats[seat] = SeatInfo(player=player, name=name, stack=stack, bot=True)
+        events.append({"type": "joined", "seat": seat, "player": player, "name": name, "stack": stack, "bot": True})
+    return events
+
+
+def granted_chips(events: list[Event]) -> dict[str, int]:
+    """Chips a change grants (new chips entering the game): bot buy-ins and bot re-buys.
+
+    The room records them in the same ``grants`` ledger as new players' wallets, in the
+    same atomic write as the change, so ``grants = wallets + table stacks`` keeps holding.
+    """
+    out: dict[str, int] = {}
+    for e in events:
+        if e.get("type") == "joined" and e.get("bot"):
+            out[e["player"]] = out.get(e["player"], 0) + e["stack"]
+        elif e.get("type") == "rebuy":
+            out[e["player"]] = out.get(e["player"], 0) + e["amount"]
+    return out
 
 
 def leave(table: Table, seat: int) -> tuple[bool, int, list[Event]]:
@@ -268,13 +341,21 @@ def _after_engine_step(table: Table, now_ms: int) -> list[Event]:
     """Re-arm the turn clock, or settle the table if the hand just ended."""
     if playing(table):
         table.deadline_ms = now_ms + round(table.options["action_seconds"] * 1000)
+        delay = table.options.get("bot_delay_seconds", DEFAULT_BOT_DELAY_SECONDS)
+        table.bot_act_ms = now_ms + round(delay * 1000) if bot_to_act(table) is not None else None
         return []
     table.deadline_ms = None
+    table.bot_act_ms = None
     return end_hand(table, now_ms)
 
 
 def end_hand(table: Table, now_ms: int) -> list[Event]:
-    """Take the engine's final stacks, free leaving and busted seats, schedule the next hand."""
+    """Take the engine's final stacks, free leaving and busted seats, schedule the next hand.
+
+    A busted bot re-buys instead (``rebuy`` event: its stack is topped up to
+    ``buy_in_default`` with newly granted chips), and so does a ready bot the engine did
+    not deal in (too short for the game), so a table playing against bots keeps going.
+    """
     final = table.hand.stacks
     for i, info in enumerate(table.seats):
         if info is not None and i < len(final) and final[i] is not None:
@@ -287,6 +368,12 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     for i, info in enumerate(table.seats):
         if info is None:
             continue
+        if info.bot and not info.leaving and _bot_needs_chips(info, final[i] if i < len(final) else None):
+            amount = max(0, table.options["buy_in_default"] - info.stack)
+            info.stack += amount
+            events.append({"type": "rebuy", "seat": i, "player": info.player, "amount": amount,
+                           "stack": info.stack})
+            continue
         if info.leaving or info.stack == 0:
             table.seats[i] = None
             events.append({
@@ -295,6 +382,14 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
             })
     table.next_hand_ms = now_ms + round(table.options["between_hands_seconds"] * 1000)
     return events
+
+
+def _bot_needs_chips(info: SeatInfo, final_stack: int | None) -> bool:
+    """A bot re-buys when it busted, or when the engine did not deal it in although it
+    was ready (its stack no longer covers what the game needs, e.g. Zha Jin Hua's ante)."""
+    if info.stack == 0:
+        return True
+    return final_stack is None and not info.sitting_out
 
 
 def remember_answer(table: Table, player: str, action_id: str, version: int) -> None:
@@ -315,6 +410,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
             None if s is None else {
                 "player": s.player, "name": s.name, "stack": s.stack,
                 "sitting_out": s.sitting_out, "leaving": s.leaving, "timeouts": s.timeouts,
+                "bot": s.bot,
             }
             for s in table.seats
         ],
@@ -324,6 +420,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "hand": None if table.hand is None else game.to_dict(table.hand),
         "deadline_ms": table.deadline_ms,
         "next_hand_ms": table.next_hand_ms,
+        "bot_act_ms": table.bot_act_ms,
         "answers": table.answers,
     }
 
@@ -341,5 +438,6 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         hand=None if d["hand"] is None else game.from_dict(d["hand"]),
         deadline_ms=d["deadline_ms"],
         next_hand_ms=d["next_hand_ms"],
+        bot_act_ms=d.get("bot_act_ms"),  # absent in snapshots written before bot seats
         answers=[list(a) for a in d["answers"]],
     )
