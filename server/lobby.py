@@ -114,7 +114,7 @@ class Lobby:
         self.sessions.discard(session)
         self.metrics.connections.dec()
         for room in self.rooms.values():
-            room.viewers.discard(session)
+            room.unwatch(session)
         if session.player_id is not None:
             self.online[session.player_id] -= 1
             if self.online[session.player_id] <= 0:
@@ -152,7 +152,7 @@ class Lobby:
                 await self._create_room(session, msg)
             elif t == "spectate":
                 room = self._room(msg["room"])
-                room.viewers.add(session)
+                room.watch(session)
                 session.send(room.snapshot(session, ref))
             elif t in ROOM_COMMANDS:
                 self._room(msg["room"]).submit(t, session, msg)
@@ -199,7 +199,7 @@ class Lobby:
             "seats": [{"room": r.id, "game": r.game.name, "seat": s} for r, s in held],
         }, ref))
         for room, _ in held:
-            room.viewers.add(session)
+            room.watch(session)
         if self.online[player] == 1:
             self._presence_changed(player)  # also sends this session its snapshots
         else:
@@ -225,7 +225,7 @@ class Lobby:
         await self.store.commit(room_id, game.name, 0, tbl.to_dict(table, game), events, None,
                                 tbl.granted_chips(events))
         room = self._start_room(game, table)
-        room.viewers.add(session)
+        room.watch(session)
         session.send(room.snapshot(session, msg.get("ref")))
         self.lobby_changed()
 

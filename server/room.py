@@ -290,7 +290,7 @@ class Room:
             _, events = tbl.sit(t, player, cmd.viewer.name or "?", cmd.msg.get("seat"), buy_in)
 
             def seated(wallets: dict[str, int]) -> dict[str, Any]:
-                self.viewers.add(cmd.viewer)  # stored: from now on the joiner watches the room
+                self.watch(cmd.viewer)  # stored: from now on the joiner watches the room
                 return self.snapshot(cmd.viewer, ref)
 
             return Outcome(t, events, {player: -buy_in}, seated, True)
@@ -298,7 +298,7 @@ class Room:
             if seat is None:
                 if cmd.viewer not in self.viewers:
                     raise ProtocolError("not_seated", "you neither sit nor watch in this room")
-                self.viewers.discard(cmd.viewer)
+                self.unwatch(cmd.viewer)
                 cmd.viewer.send(_with_ref({"t": "left", "room": self.id, "seat": None, "pending": False}, ref))
                 return None
             if t.seats[seat].leaving:  # asked twice: still pending, nothing new
@@ -412,12 +412,12 @@ class Room:
                 if v.player_id == player:
                     v.send(msg)
                     if e["reason"] == "left":
-                        self.viewers.discard(v)
+                        self.unwatch(v)
         if cmd is not None and cmd.kind == "leave":
             if any(e.get("type") == "left" for e in events):
                 for v in list(self.viewers):
                     if v.player_id == cmd.viewer.player_id:
-                        self.viewers.discard(v)
+                        self.unwatch(v)
 
     # --- views -------------------------------------------------------------------
 
@@ -467,12 +467,31 @@ class Room:
             "view": view, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
         }, ref)
 
+    def watch(self, viewer: Viewer) -> None:
+        """``viewer`` receives this room's events and snapshots from now on."""
+        self._set_viewers(self.viewers | {viewer})
+
+    def unwatch(self, viewer: Viewer) -> None:
+        self._set_viewers(self.viewers - {viewer})
+
+    def _set_viewers(self, viewers: set[Viewer]) -> None:
+        before = self.spectators()
+        self.viewers = viewers
+        if self.spectators() != before:
+            self.host.lobby_changed()
+
+    def spectators(self) -> int:
+        """How many players watch without a seat."""
+        seated = {s.player for s in self.table.seats if s is not None}
+        return len({v.player_id for v in self.viewers} - seated)
+
     def lobby_summary(self) -> dict[str, Any]:
         t = self.table
         return {
             "room": self.id, "game": t.game, "name": t.options["name"], "seats": len(t.seats),
             "players": sum(1 for s in t.seats if s is not None), "playing": tbl.playing(t),
             "bots": sum(1 for s in t.seats if s is not None and s.bot),
+            "spectators": self.spectators(), "config": t.config,
         }
 
 

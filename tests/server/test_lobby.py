@@ -21,6 +21,21 @@ async def test_watching_the_lobby_pushes_room_list_changes(connect):
     await w.request({"t": "list_rooms", "watch": False})
 
 
+async def test_room_summaries_show_the_stakes_and_count_spectators(connect):
+    w = await connect("watcher")
+    await w.request({"t": "list_rooms", "watch": True})
+    a = await connect("alice")
+    room = await new_room(a, seats=2)
+    await a.request({"t": "join", "room": room})
+    push = await w.expect("rooms", rooms=lambda rs: rs and rs[0]["players"] == 1 and rs[0]["spectators"] == 0)
+    assert push["rooms"][0]["config"] and isinstance(push["rooms"][0]["config"], dict)
+    s = await connect("spy")
+    await s.request({"t": "spectate", "room": room})
+    await w.expect("rooms", rooms=lambda rs: rs[0]["spectators"] == 1)
+    await s.request({"t": "leave", "room": room})
+    await w.expect("rooms", rooms=lambda rs: rs[0]["spectators"] == 0)
+
+
 async def test_list_rooms_filters_by_game(connect):
     a = await connect("alice")
     await new_room(a)
