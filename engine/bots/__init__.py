@@ -53,9 +53,8 @@ def get_strategy(game: str, name: str) -> Strategy:
 
 
 def seat_of(view: dict[str, Any]) -> int | None:
-    """The viewing seat of a view (Hold'em and Zha Jin Hua say ``you``, Dou Dizhu ``seat``)."""
-    seat = view.get("you")
-    return view.get("seat") if seat is None else seat
+    """The viewing seat of a view (every game's view names it ``you``)."""
+    return view.get("you")
 
 
 def decide(game: str, name: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:

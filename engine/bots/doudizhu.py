@@ -106,7 +106,7 @@ CALL_AT, ROB_AT = 8.5, 13.0
 
 
 def decide(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
-    """Choose a legal bid or play for the seat ``view["seat"]`` (``legal``: the wire form)."""
+    """Choose a legal bid or play for the seat ``view["you"]`` (``legal``: the wire form)."""
     hand = _counts_of(view.get("hand_ranks") or "")
     if legal.get("phase") == "bidding":
         return _bid(hand, legal, rng)
@@ -142,7 +142,7 @@ def _play(view: dict[str, Any], hand: Counts, legal: dict[str, Any], rng: random
             plays.append((p["ranks"], play))
     if not plays:
         return {"type": "pass"}
-    me = view["seat"]
+    me = view["you"]
     landlord = view.get("landlord")
     seats = [s for s in view["seats"] if s is not None]
     left = {s["seat"]: s["cards_left"] for s in seats}

@@ -37,7 +37,7 @@ def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
         "to_act": state.to_act,
         "is_over": state.is_over,
         "button": state.button,
-        "seat": seat if own else None,
+        "you": seat if own else None,
         "seats": seats,
         "order": list(state.order),
         "hand": hand,

@@ -45,7 +45,9 @@ def test_opening_events_views_and_state_are_plain_data(game):
     assert events and all("type" in e for e in events)
     _plain(events)
     for seat in [None, *range(game.min_players)]:
-        _plain(game.view(state, seat))
+        view = game.view(state, seat)
+        _plain(view)
+        assert view["you"] == seat and view["to_act"] == state.to_act
     assert game.from_dict(msgpack.unpackb(msgpack.packb(game.to_dict(state)))) == state
 
 

@@ -350,7 +350,7 @@ def test_view_never_shows_another_seats_cards():
             assert v["hand"] == (None if seat is None else s.hands[seat])
             assert view(swap_hidden(s, seat), seat) == v
     spectator = view(s, None)
-    assert spectator["hand"] is None and spectator["legal"] is None and spectator["seat"] is None
+    assert spectator["hand"] is None and spectator["legal"] is None and spectator["you"] is None
     assert view(s, 1)["legal"]["must_lead"] and view(s, 0)["legal"] is None
 
 
