@@ -65,15 +65,22 @@ elif CHROMIUM is None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the browser tests, saying why, when no browser can run; never under CI."""
+    """Skip the browser tests, saying why, when no browser can run; never under CI.
+
+    The browser tests also run last: Playwright's sync API keeps an event loop running
+    in the main thread until the session ends, and pytest-asyncio cannot start its own
+    loop for an async test after that.
+    """
     here = Path(__file__).parent
     skip = pytest.mark.skipif(
         _MISSING is not None and not os.environ.get("CI"),
         reason=f"browser tests skipped: {_MISSING}",
     )
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(skip)
+    browser_tests = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser_tests:
+        item.add_marker(skip)
+    others = [item for item in items if here not in Path(str(item.fspath)).parents]
+    items[:] = others + browser_tests
 
 
 @pytest.fixture(scope="session", autouse=True)
