@@ -12,6 +12,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from redis.asyncio import Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -140,14 +141,14 @@ class App:
                     if session.strikes >= s.abuse_limit:
                         session.close(CLOSE_POLICY, "rate limit exceeded")
                         continue
-                    session.send(error_message("rate_limited", "too many messages; slow down"))
+                    session.send(error_message("rate_limited", "too many messages; slow down",
+                                               _ref_of(session.codec, frame)))
                     continue
                 session.strikes = 0
                 ref = None
                 try:
                     decoded = session.codec.decode(frame)
-                    if isinstance(decoded, dict):
-                        ref = decoded.get("ref") if isinstance(decoded.get("ref"), str | int) else None
+                    ref = _ref_of_message(decoded)
                     t, msg = validate_message(decoded)
                 except ProtocolError as exc:
                     self.metrics.errors.labels(exc.code).inc()
@@ -162,6 +163,19 @@ class App:
                 await session.flush(0.5)
             session.stop()
             await session.wait_closed()
+
+
+def _ref_of_message(decoded: Any) -> str | int | None:
+    ref = decoded.get("ref") if isinstance(decoded, dict) else None
+    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+
+
+def _ref_of(codec: Codec, frame: str | bytes) -> str | int | None:
+    """The ``ref`` of a frame we will not process, so the client knows which was refused."""
+    try:
+        return _ref_of_message(codec.decode(frame))
+    except ProtocolError:
+        return None
 
 
 async def serve_forever(app: App, ready: Callable[[App], None] | None = None) -> None:

@@ -114,13 +114,15 @@ async def test_flood_is_rate_limited_then_closed_with_1008(make_app):
             await c.send({"t": "ping", "ref": i})
         except ConnectionClosed:
             break
-    codes = []
+    codes, refused = [], []
     with pytest.raises(ConnectionClosed) as info:
         while True:
             m = await c.expect(None, timeout=5)
             if m["t"] == "error":
                 codes.append(m["code"])
+                refused.append(m.get("ref"))
     assert "rate_limited" in codes
+    assert all(isinstance(ref, int) for ref in refused), "each refusal names the refused request"
     assert info.value.rcvd.code == 1008
 
 
