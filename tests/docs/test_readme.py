@@ -1,0 +1,24 @@
+"""The README's promises stay true: the quick start, and every game option listed."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from server.games import GAMES
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+
+
+def test_quick_start_is_exactly_make_run_and_make_test():
+    first_block = re.search(r"```\n(.*?)```", README, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines() if line.strip()]
+    assert commands == ["make run", "make test"]
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.name)
+def test_every_game_option_is_in_the_readme_with_its_default(game):
+    for option in game.describe()["options"]:
+        row = f"| `{option['name']}` | `{json.dumps(option['default'])}` |"
+        assert row in README, f"README lacks the {game.name} option row starting {row!r}"
