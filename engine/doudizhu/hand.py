@@ -19,6 +19,7 @@ from typing import Any
 
 from ..config import parse_options
 from ..errors import ConfigError, IllegalAction
+from ..seating import check_deck, parse_seats
 from .bidding import apply_bid, bid_multiplier, start_bidding
 from .movegen import cards_for
 from .options import OPTIONS, rules_of
@@ -41,19 +42,21 @@ def new_hand(config: Mapping[str, Any], seats: Sequence[tuple[str, int] | None],
              deck: Sequence[int]) -> DoudizhuState:
     """Deal a hand. ``config``: the options of :data:`OPTIONS` plus ``button``.
 
-    Raises :class:`ConfigError` for bad options or a button that is not an occupied
-    seat, ``ValueError`` for seats that are not exactly three ``(player_id, stack)``
-    entries or a deck that is not the 54 distinct cards.
+    Raises :class:`ConfigError` for bad options, seats that are not exactly three
+    ``(player_id, stack)`` entries, or a button that is not an occupied seat;
+    ``ValueError`` for a deck that is not the 54 distinct cards.
     """
     if not isinstance(config, Mapping):
         raise ConfigError("config", "must be a map of option names to values")
     options = parse_options(OPTIONS, {k: v for k, v in config.items() if k != "button"})
-    players, stacks = _check_seats(seats)
+    players, stacks = parse_seats(seats)
+    if sum(p is not None for p in players) != 3:
+        raise ConfigError("seats", "Dou Dizhu needs exactly three occupied seats")
     button = config.get("button")
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(seats) \
             or seats[button] is None:
         raise ConfigError("button", f"must be an occupied seat index, got {button!r}")
-    _check_deck(deck)
+    deck = check_deck(deck, DECK_SIZE)
     occupied = [s for s in range(len(seats)) if seats[s] is not None]
     first = min((s for s in occupied if s > button), default=occupied[0])
     i = occupied.index(first)
@@ -83,37 +86,6 @@ def start_events(state: DoudizhuState) -> list[dict[str, Any]]:
                        "cards": list(state.hands[seat]), "only": [seat], "secret": ["cards"]})
     events.append({"type": "turn", "seat": state.to_act, "phase": state.phase})
     return events
-
-
-def _check_seats(seats: Sequence[tuple[str, int] | None]) -> tuple[list[str | None], list[int | None]]:
-    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence):
-        raise ValueError("seats must be a list of (player_id, stack) or None")
-    players: list[str | None] = []
-    stacks: list[int | None] = []
-    for i, entry in enumerate(seats):
-        if entry is None:
-            players.append(None)
-            stacks.append(None)
-            continue
-        if isinstance(entry, str | bytes) or not isinstance(entry, Sequence) or len(entry) != 2:
-            raise ValueError(f"seat {i}: expected (player_id, stack), got {entry!r}")
-        player, stack = entry
-        if not isinstance(player, str):
-            raise ValueError(f"seat {i}: player id must be a string, got {player!r}")
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
-            raise ValueError(f"seat {i}: stack must be a whole number >= 0, got {stack!r}")
-        players.append(player)
-        stacks.append(stack)
-    if sum(p is not None for p in players) != 3:
-        raise ValueError("Dou Dizhu needs exactly three occupied seats")
-    return players, stacks
-
-
-def _check_deck(deck: Sequence[int]) -> None:
-    if len(deck) != DECK_SIZE:
-        raise ValueError(f"the deck must hold {DECK_SIZE} cards, got {len(deck)}")
-    if any(isinstance(c, bool) or not isinstance(c, int) for c in deck) or sorted(deck) != list(range(54)):
-        raise ValueError("the deck must be the 54 distinct cards 0..53")
 
 
 # --------------------------------------------------------------------------- apply

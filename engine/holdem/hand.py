@@ -18,6 +18,7 @@ from typing import Any
 
 from ..config import Option, parse_options
 from ..errors import ConfigError, IllegalAction
+from ..seating import check_deck, parse_seats
 from .legal import legal_actions
 from .pots import Pot, seats_from, side_pots, uncalled_bet
 from .showdown import award_pots, showdown
@@ -59,7 +60,7 @@ def start_hand(config: Mapping[str, Any], seats: Sequence[Any],
     """Like :func:`new_hand` but also returns the opening events (blinds, deals ...)."""
     options, button = _parse_config(config)
     players, stacks = _parse_seats(seats)
-    cards = _parse_deck(deck)
+    cards = check_deck(deck, DECK_SIZE)
     if button >= len(players) or players[button] is None:
         raise ConfigError("button", f"must be an occupied seat, got {button!r}")
     n = len(players)
@@ -145,43 +146,13 @@ def _parse_config(config: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
 
 
 def _parse_seats(seats: Sequence[Any]) -> tuple[list[str | None], list[int | None]]:
-    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence):
-        raise ConfigError("seats", "must be a list of (player_id, stack) or None by seat")
-    if len(seats) > MAX_SEATS:
+    if isinstance(seats, Sequence) and len(seats) > MAX_SEATS:
         raise ConfigError("seats", f"at most {MAX_SEATS} seats, got {len(seats)}")
-    players: list[str | None] = []
-    stacks: list[int | None] = []
-    for index, entry in enumerate(seats):
-        if entry is None:
-            players.append(None)
-            stacks.append(None)
-            continue
-        if isinstance(entry, str | bytes) or not isinstance(entry, Sequence) or len(entry) != 2:
-            raise ConfigError("seats", f"seat {index}: expected (player_id, stack), got {entry!r}")
-        player, stack = entry
-        if not isinstance(player, str):
-            raise ConfigError("seats", f"seat {index}: player id must be a string, got {player!r}")
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack < 1:
-            raise ConfigError("seats", f"seat {index}: stack must be a whole number of at least 1 "
-                                       f"(a player with no chips cannot be dealt in), got {stack!r}")
-        players.append(player)
-        stacks.append(stack)
+    players, stacks = parse_seats(seats, min_stack=1)  # no chips: cannot be dealt in
     count = sum(p is not None for p in players)
     if not 2 <= count <= MAX_SEATS:
         raise ConfigError("seats", f"2 to {MAX_SEATS} players needed, got {count}")
     return players, stacks
-
-
-def _parse_deck(deck: Sequence[int]) -> list[int]:
-    cards = list(deck)
-    if len(cards) != DECK_SIZE:
-        raise ValueError(f"deck must hold {DECK_SIZE} cards, got {len(cards)}")
-    for c in cards:
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < DECK_SIZE:
-            raise ValueError(f"not a card id: {c!r}")
-    if len(set(cards)) != DECK_SIZE:
-        raise ValueError("deck has duplicate cards")
-    return cards
 
 
 # ---------------------------------------------------------------- actions

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import ConfigError, IllegalAction
 from ..game import Event
+from ..seating import check_deck, parse_seats
 from .legal import (
     call_cost,
     compare_fee,
@@ -44,10 +45,10 @@ def new_hand(config: Mapping[str, Any], seats: Sequence[tuple[str, int] | None],
     ValueError for a bad seat list or deck, or fewer than 2 (more than 9) players.
     """
     options, button = parse_hand_config(config)
-    players, stacks = _parse_seats(seats)
+    players, stacks = parse_seats(seats)
     if not 0 <= button < len(seats) or players[button] is None:
         raise ConfigError("button", f"must be an occupied seat, got {button!r}")
-    _check_deck(deck)
+    deck = check_deck(deck, 52)
     ante = options["ante"]
     dealt = [s for s, st in enumerate(stacks) if st is not None and st >= ante]
     if not 2 <= len(dealt) <= MAX_PLAYERS:
@@ -349,44 +350,3 @@ def _finish(state: ZjhState, winner: int, payouts: dict[int, int],
                    "payouts": [{"seat": s, "amount": a} for s, a in sorted(payouts.items())],
                    "stacks": list(state.stacks)})
     return state, events
-
-
-# ---------------------------------------------------------------------------
-# Input checks
-
-
-def _parse_seats(seats: Sequence[tuple[str, int] | None]) -> tuple[list[str | None],
-                                                                   list[int | None]]:
-    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence):
-        raise ValueError("seats must be a list of (player_id, stack) or None")
-    players: list[str | None] = []
-    stacks: list[int | None] = []
-    for i, entry in enumerate(seats):
-        if entry is None:
-            players.append(None)
-            stacks.append(None)
-            continue
-        try:
-            player, stack = entry
-        except (TypeError, ValueError):
-            raise ValueError(f"seat {i}: expected (player_id, stack), got {entry!r}") from None
-        if not isinstance(player, str):
-            raise ValueError(f"seat {i}: player id must be a string, got {player!r}")
-        if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
-            raise ValueError(f"seat {i}: stack must be a whole number >= 0, got {stack!r}")
-        players.append(player)
-        stacks.append(stack)
-    return players, stacks
-
-
-def _check_deck(deck: Sequence[int]) -> None:
-    try:
-        cards = list(deck)
-    except TypeError:
-        raise ValueError("the deck must be a list of card ids") from None
-    if len(cards) != 52:
-        raise ValueError(f"the deck must have 52 cards, got {len(cards)}")
-    if any(isinstance(c, bool) or not isinstance(c, int) for c in cards):
-        raise ValueError("the deck must hold card ids (ints)")
-    if sorted(cards) != list(range(52)):
-        raise ValueError("the deck must hold each of the 52 cards exactly once")
