@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.config import describe_options
 from engine.errors import ConfigError
-from engine.game import Game
+from engine.game import Game, event_for
 
 from . import table as tbl
 from .config import Settings
@@ -227,6 +227,9 @@ class Lobby:
         room = self._start_room(game, table)
         room.watch(session)
         session.send(room.snapshot(session, msg.get("ref")))
+        for event in events:  # the bots taking their seats, for the creator's hand history
+            session.send({"t": "event", "room": room_id, "version": table.version,
+                          "event": event_for(event, None)})
         self.lobby_changed()
 
     def rooms_message(self, game: str | None) -> dict[str, Any]:

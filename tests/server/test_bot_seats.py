@@ -99,6 +99,8 @@ async def test_the_snapshot_and_lobby_mark_bot_seats(make_app):
         assert seats[i]["bot"] is True and seats[i]["connected"] is True
         assert seats[i]["player"] == f"bot-{room}-{i}" and seats[i]["name"].startswith("Bot ")
     assert seats[1]["name"] != seats[2]["name"]
+    for i in (1, 2):  # the creator's hand history hears the bots sit down
+        await c.expect("event", event=lambda e, i=i: e["type"] == "joined" and e["seat"] == i and e["bot"])
     joined = await c.request({"t": "join", "room": room})
     assert joined["seats"][0]["bot"] is False and joined["seats"][0]["name"] == "human"
     listing = await c.request({"t": "list_rooms"})
