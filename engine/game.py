@@ -14,10 +14,15 @@ State objects have at least these attributes:
 Events are plain dicts with a ``"type"``. An event may be private in part: when it
 has ``"only": [seats]`` the keys listed in ``"secret"`` are delivered only to those
 seats; :func:`event_for` makes the copy a given viewer may see.
+
+``format_event(event, name)`` turns one event (possibly a viewer's filtered copy)
+into one line of a hand history in words, ``name(seat)`` giving a seat's display
+name; ``None`` skips the event. :func:`describe_event` is the generic default.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +32,26 @@ from .config import Option, describe_options, parse_options
 Seat = int | None
 SeatList = Sequence[tuple[str, int] | None]
 Event = dict[str, Any]
+SeatName = Callable[[int], str]
+
+
+def describe_event(event: Event, name: SeatName) -> str | None:
+    """A generic history line: the event type, then its fields (``seat``/``target``
+    as names; the ``only``/``secret`` bookkeeping left out), e.g.
+    ``bet: seat=Alice, amount=20``. Games override it with :attr:`Game.format_event`."""
+    parts: list[str] = []
+    for key, value in event.items():
+        if key in ("type", "only", "secret"):
+            continue
+        if key in ("seat", "target") and isinstance(value, int) and not isinstance(value, bool):
+            text = name(value)
+        elif isinstance(value, str):
+            text = value
+        else:
+            text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+        parts.append(f"{key}={text}")
+    kind = str(event.get("type", "?"))
+    return f"{kind}: {', '.join(parts)}" if parts else kind
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,9 @@ class Game:
     blinds, private deals), since ``new_hand`` returns only the state.
     ``legal_actions`` may return any object; ``legal_to_wire`` turns it into plain
     data for a client (``None`` when the seat may do nothing).
+    ``format_event(event, name)`` writes one event as a line of a hand history
+    (``name(seat)`` is the seat's display name; ``None`` skips the event); it must
+    accept an event filtered by :func:`event_for` (secret keys missing).
     """
 
     name: str
@@ -58,6 +86,7 @@ class Game:
     to_dict: Callable[[Any], dict[str, Any]]
     from_dict: Callable[[Mapping[str, Any]], Any]
     check_config: Callable[[dict[str, Any]], None] = lambda config: None
+    format_event: Callable[[Event, SeatName], str | None] = describe_event
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate hand options, one by one and then together (``check_config``, for

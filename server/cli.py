@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     from client_demo.bots_cli import add_commands as add_bot_commands
 
     add_bot_commands(sub)  # cardroom bots, cardroom simulate
+
+    from .history_cli import add_command as add_history_command
+
+    add_history_command(sub)  # cardroom history
     return parser
 
 

@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.cards import deck52, format_cards, rank_of
-from engine.holdem import apply, category, evaluate, legal_actions, start_hand, view
+from engine.cards import deck52, rank_of
+from engine.holdem import GAME, apply, category, evaluate, legal_actions, start_hand, view
 from engine.holdem.state import HoldemState
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
@@ -98,7 +98,8 @@ def run_demo(hands: int = 5, players: int = 4, seed: int | None = None,
 
 
 def hand_history(number: int, state: HoldemState, events: list[dict[str, Any]]) -> list[str]:
-    """A readable history of one hand from its events (every hole card shown)."""
+    """A readable history of one hand from its events (every hole card shown): the
+    demo's header, street and stack lines around Hold'em's own ``GAME.format_event``."""
     names = state.players
 
     def who(seat: int) -> str:
@@ -114,59 +115,15 @@ def hand_history(number: int, state: HoldemState, events: list[dict[str, Any]]) 
                          + (f", ante {e['ante']}" if e["ante"] else "") + " ===")
             lines.append("Seats: " + ", ".join(f"{s['player']} ({s['stack']})"
                                                for s in e["seats"] if s is not None))
-        elif kind == "ante":
-            lines.append(f"{who(e['seat'])} posts ante {e['amount']}" + _all_in(e))
-        elif kind == "blind":
-            lines.append(f"{who(e['seat'])} posts {e['kind']} blind {e['amount']}" + _all_in(e))
-        elif kind == "deal":
-            lines.append(f"Dealt to {who(e['seat'])}: [{format_cards(e['cards'])}]")
-        elif kind == "action":
-            if not street_open:
-                lines.append("-- Pre-flop --")
-                street_open = True
-            lines.append(_describe_action(who(e["seat"]), e))
-        elif kind == "board":
-            street_open = True
-            lines.append(f"-- {e['street'].capitalize()}: [{format_cards(e['board'])}] --")
-        elif kind == "return":
-            lines.append(f"Uncalled {e['amount']} returned to {who(e['seat'])}")
-        elif kind == "pots":
-            lines.append("Pots: " + ", ".join(_pot_text(names, i, p) for i, p in enumerate(e["pots"])))
-        elif kind == "showdown":
-            lines.append("-- Showdown --")
-            for h in e["hands"]:
-                lines.append(f"{who(h['seat'])} shows [{format_cards(h['cards'])}]: {h['description']}")
-            for seat in e["mucked"]:
-                lines.append(f"{who(seat)} mucks")
-        elif kind == "award":
-            pot = "the pot" if e["pot"] == 0 else f"side pot {e['pot']}"
-            shares = " and ".join(f"{who(s['seat'])} wins {s['amount']}" for s in e["shares"])
-            lines.append(f"{shares} from {pot} ({e['amount']})"
-                         + (f" with {e['hand']}" if e["hand"] else ""))
-        elif kind == "hand_over":
+            continue
+        if kind == "hand_over":
             lines.append("Stacks: " + ", ".join(f"{names[s]} {chips}" for s, chips in enumerate(e["stacks"])
                                                 if names[s] is not None))
+            continue
+        if kind == "action" and not street_open:
+            lines.append("-- Pre-flop --")
+        street_open = street_open or kind in ("action", "board")
+        line = GAME.format_event(e, who)
+        if line:
+            lines.append(line)
     return lines
-
-
-def _all_in(event: dict[str, Any]) -> str:
-    return " and is all-in" if event.get("all_in") else ""
-
-
-def _describe_action(name: str, e: dict[str, Any]) -> str:
-    action = e["action"]
-    if action == "fold":
-        return f"{name} folds"
-    if action == "check":
-        return f"{name} checks"
-    if action == "call":
-        return f"{name} calls {e['amount']}" + _all_in(e)
-    if action == "bet":
-        return f"{name} bets {e['to']}" + _all_in(e)
-    return f"{name} raises to {e['to']}" + _all_in(e)
-
-
-def _pot_text(names: list[str | None], index: int, pot: dict[str, Any]) -> str:
-    label = "main" if index == 0 else f"side {index}"
-    players = "/".join(str(names[s]) for s in pot["eligible"])
-    return f"{label} {pot['amount']} ({players})"

@@ -128,6 +128,17 @@ class EmbeddedRedis:
         self.stop()
         raise RuntimeError(f"redis-server did not answer within {timeout} s")
 
+    def running_pid(self) -> int | None:
+        """The pid of a redis-server already serving this data dir (e.g. a running
+        cardroom server's), or None. Its socket is :attr:`url`."""
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        if _alive(pid) and _is_redis(pid) and self.socket_path.exists():
+            return pid
+        return None
+
     def _stop_stale(self) -> None:
         """Shut down a Redis left running on this data dir by an earlier process."""
         try:

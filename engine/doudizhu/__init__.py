@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..game import Game
 from .bidding import Bidding, BidOptions
 from .hand import apply, new_hand, start_events, timeout_action
+from .history import format_event
 from .legal import LegalActions, legal_actions, legal_to_wire
 from .movegen import cards_for, legal_plays
 from .options import OPTIONS, rules_of
@@ -46,6 +47,7 @@ GAME = Game(
     timeout_action=timeout_action,
     to_dict=to_dict,
     from_dict=from_dict,
+    format_event=format_event,
 )
 
 __all__ = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..game import Game
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
+from .history import format_event
 from .legal import LegalActions, legal_actions, legal_to_wire, timeout_action
 from .pots import Pot
 from .state import HoldemState, from_dict, to_dict
@@ -33,6 +34,7 @@ GAME = Game(
     timeout_action=timeout_action,
     to_dict=to_dict,
     from_dict=from_dict,
+    format_event=format_event,
     check_config=check_options,
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..game import Game
 from .flow import apply, new_hand, start_events, timeout_action
+from .history import format_event
 from .legal import Legal, legal_actions, legal_to_wire
 from .options import OPTIONS, check_options, rules_of
 from .ranking import (
@@ -44,6 +45,7 @@ GAME = Game(
     timeout_action=timeout_action,
     to_dict=to_dict,
     from_dict=from_dict,
+    format_event=format_event,
     check_config=check_options,
 )
 

@@ -1,0 +1,213 @@
+"""``cardroom history``: rooms and hand histories read from Redis, for people running rooms.
+
+Redis: ``--redis-url`` (or ``REDIS_URL`` / ``CARDROOM_REDIS_URL``) if given; else the
+embedded Redis of ``--data-dir``: the socket of the one a running server started, or,
+when no server runs, a redis-server started (by :class:`EmbeddedRedis`, as the server
+does) just for this command and stopped after it. The command only reads.
+
+Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room
+or a hand the room does not have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import unicodedata
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from .config import SettingsError, settings_from
+from .games import GAMES
+from .history import VIEW_ALL, Entry, hand_lines, hand_records, select_hands, split_hands
+from .redis_embedded import EmbeddedRedis
+from .store import unpack
+
+Out = Callable[[str], None]
+
+
+class HistoryError(Exception):
+    """A failure to report in one line, with the exit status to use."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def add_command(subparsers: Any) -> None:
+    """Add the ``history`` subcommand to a ``cardroom`` argparse parser."""
+    p = subparsers.add_parser(
+        "history", help="list rooms, or print a room's hand histories from the event stream (read-only)",
+        description="Without --room: list the rooms. With --room: print each hand of the room as a readable "
+                    "history (the operator's full view unless --as-seat or --spectator).")
+    p.add_argument("--room", default=None, help="the room id (see the list without --room)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--hand", type=int, default=None, metavar="N", help="only hand number N")
+    which.add_argument("--last", type=int, default=None, metavar="K", help="only the last K hands")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--as-seat", type=int, default=None, metavar="S",
+                      help="show only what seat S saw (its own private cards, nobody else's)")
+    view.add_argument("--spectator", action="store_true", help="show only what a spectator saw")
+    p.add_argument("--json", action="store_true", help="print JSON lines (one per event, or per room) instead")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--data-dir", default=None,
+                       help="data directory of the embedded Redis (default ./data) [env CARDROOM_DATA_DIR]")
+    where.add_argument("--redis-url", default=None, help="Redis URL [env REDIS_URL or CARDROOM_REDIS_URL]")
+    p.add_argument("--prefix", default=None, help="Redis key prefix (default cardroom:) [env CARDROOM_KEY_PREFIX]")
+    p.set_defaults(func=history_command)
+
+
+def history_command(args: argparse.Namespace, out: Out = print) -> int:
+    """Run ``cardroom history``; returns the exit status (errors go to stderr in one line)."""
+    try:
+        _check_args(args)
+        with _connect(args) as (client, prefix):
+            if args.room is None:
+                _list_rooms(client, prefix, args.json, out)
+            else:
+                _print_room(client, prefix, args, out)
+    except HistoryError as exc:
+        print(f"cardroom history: {exc}", file=sys.stderr)
+        return exc.status
+    except redis.RedisError as exc:
+        print(f"cardroom history: Redis failed: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader went away (| head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return 0
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    if args.room is None and (args.hand is not None or args.last is not None or args.as_seat is not None
+                              or args.spectator):
+        raise HistoryError("--hand, --last, --as-seat and --spectator need --room", 2)
+    if args.hand is not None and args.hand < 1:
+        raise HistoryError("--hand must be at least 1", 2)
+    if args.last is not None and args.last < 1:
+        raise HistoryError("--last must be at least 1", 2)
+    if args.as_seat is not None and args.as_seat < 0:
+        raise HistoryError("--as-seat must be a seat number (0 or more)", 2)
+
+
+@contextmanager
+def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, str]]:
+    """A Redis client and the key prefix, per the flags and environment (see the module doc)."""
+    ns = argparse.Namespace(redis_url=args.redis_url, key_prefix=args.prefix,
+                            data_dir=None if args.data_dir is None else Path(args.data_dir))
+    try:
+        settings = settings_from(ns)
+    except SettingsError as exc:
+        raise HistoryError(str(exc), 2) from None
+    embedded: EmbeddedRedis | None = None
+    if settings.redis_url is not None:
+        url, where = settings.redis_url, settings.redis_url
+    else:
+        candidate = EmbeddedRedis(settings.data_dir)
+        if not candidate.redis_dir.is_dir():
+            raise HistoryError(f"no cardroom data in {candidate.data_dir} (give --data-dir or --redis-url)", 1)
+        if candidate.running_pid() is None:  # no server running: our own redis-server, for this command
+            embedded = candidate
+            try:
+                embedded.start()
+            except (OSError, RuntimeError) as exc:
+                raise HistoryError(f"could not start the embedded Redis of {candidate.data_dir}: {exc}", 1) from None
+        url, where = candidate.url, f"the embedded Redis of {candidate.data_dir}"
+    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
+    try:
+        try:
+            client.ping()
+        except (redis.RedisError, OSError) as exc:
+            raise HistoryError(f"cannot reach Redis at {where}: {exc}", 1) from None
+        yield client, settings.key_prefix
+    finally:
+        client.close()
+        if embedded is not None:
+            embedded.stop()
+
+
+def _load_snapshot(client: redis.Redis, prefix: str, room: str) -> dict[str, Any] | None:
+    raw = client.hget(f"{prefix}room:{room}", "snap")
+    return None if raw is None else unpack(raw)
+
+
+def _room_summary(room: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+    seats = snapshot.get("seats") or []
+    return {
+        "room": room,
+        "game": snapshot.get("game"),
+        "name": (snapshot.get("options") or {}).get("name"),
+        "hands": snapshot.get("hand_no", 0),
+        "seats": [None if s is None else {"seat": i, "player": s.get("player"), "name": s.get("name"),
+                                           "stack": s.get("stack"), "bot": bool(s.get("bot"))}
+                  for i, s in enumerate(seats)],
+    }
+
+
+def _list_rooms(client: redis.Redis, prefix: str, as_json: bool, out: Out) -> None:
+    rooms = sorted(m.decode() for m in client.smembers(f"{prefix}rooms"))
+    summaries = [_room_summary(r, snap) for r in rooms if (snap := _load_snapshot(client, prefix, r)) is not None]
+    if as_json:
+        for s in summaries:
+            out(json.dumps(s, ensure_ascii=False))
+        return
+    if not summaries:
+        out(f"no rooms (key prefix {prefix!r})")
+        return
+    rows = [("ROOM", "GAME", "NAME", "HANDS", "SEATS")]
+    for s in summaries:
+        taken = [x for x in s["seats"] if x is not None]
+        who = ", ".join(f"{x['seat']}: {x['name']} ({x['stack']})" for x in taken) or "-"
+        rows.append((s["room"], str(s["game"]), str(s["name"]), str(s["hands"]),
+                     f"{len(taken)}/{len(s['seats'])} {who}"))
+    widths = [max(_width(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        out("  ".join(c + " " * (w - _width(c)) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4])
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text`` (CJK wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _read_entries(client: redis.Redis, prefix: str, room: str) -> list[Entry]:
+    entries = client.xrange(f"{prefix}room:{room}:events")
+    return [Entry(sid.decode(), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in entries]
+
+
+def _print_room(client: redis.Redis, prefix: str, args: argparse.Namespace, out: Out) -> None:
+    room = args.room
+    snapshot = _load_snapshot(client, prefix, room)
+    if snapshot is None:
+        raise HistoryError(f"no room {room!r} (list the rooms with: cardroom history)", 2)
+    game = GAMES.get(snapshot.get("game", ""))  # None: a game this build does not host (generic lines)
+    title = game.title if game is not None else str(snapshot.get("game"))
+    hands = split_hands(_read_entries(client, prefix, room), snapshot.get("seats"))
+    chosen = select_hands(hands, args.hand, args.last)
+    if args.hand is not None and not chosen:
+        have = f"hands {hands[0].number}..{hands[-1].number}" if hands else "no hands yet"
+        raise HistoryError(f"room {room} has no hand {args.hand} in its event stream ({have})", 2)
+    viewer: int | str | None = VIEW_ALL
+    if args.spectator:
+        viewer = None
+    elif args.as_seat is not None:
+        viewer = args.as_seat
+    if args.json:
+        for hand in chosen:
+            for record in hand_records(hand, viewer, room):
+                out(json.dumps(record, ensure_ascii=False))
+        return
+    if not chosen:
+        out(f"room {room} ({title}) has no hands yet")
+        return
+    for i, hand in enumerate(chosen):
+        if i:
+            out("")
+        for line in hand_lines(hand, game, viewer, room, title):
+            out(line)

@@ -1,0 +1,305 @@
+"""``cardroom history`` reads hand histories back from the durable event stream: a hand of
+each game is played through a real server, then the command runs against the same Redis."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+
+from engine.bots import STRATEGIES
+from engine.cards import format_cards
+from engine.game import event_for
+from server import table as tbl
+from server.cli import main
+from server.games import GAMES
+from server.redis_embedded import EmbeddedRedis
+from server.room import shuffled_deck
+from server.store import Store
+
+from .test_real_games import choose
+from .wsclient import Client
+
+# What each game's history must say about the hand played by test_real_games' players.
+ACTION_WORDS = {"holdem": ("posts small blind", "checks"), "zhajinhua": ("Ante 10 each", "calls"),
+                "doudizhu": ("plays", "is the landlord")}
+RESULT_WORDS = {"holdem": " wins ", "zhajinhua": "wins the hand", "doudizhu": " win"}
+
+
+def seeded_deck(size: int) -> list[int]:
+    return random.Random(7).sample(range(size), size)
+
+
+async def play_one_hand(make_app, game_name: str) -> dict[str, Any]:
+    """Seat player0, player1 (, player2) with 2000 chips and play one hand over the wire:
+    Hold'em checks/calls to the river, Zha Jin Hua calls twice, Dou Dizhu plays the smart bot."""
+    game = GAMES[game_name]
+    app = await make_app(games=GAMES, deck=seeded_deck)
+    n = game.min_players
+    clients = [await Client.connect(app.ws_url) for _ in range(n)]
+    for i, c in enumerate(clients):
+        await c.hello(f"player{i}")
+    reply = await clients[0].request({"t": "create_room", "game": game_name, "options": {
+        "seats": n, "between_hands_seconds": 600, "buy_in_default": 2000}})
+    room = reply["room"]
+    for i, c in enumerate(clients):
+        assert (await c.request({"t": "join", "room": room, "seat": i}))["t"] == "room"
+    actor = app.lobby.rooms[room]
+    rng = random.Random(3)
+    for step in range(400):
+        hand = actor.table.hand
+        if hand is None:
+            await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+            continue
+        if hand.is_over:
+            break
+        seat = hand.to_act
+        view = game.view(hand, seat)
+        if game_name == "doudizhu":
+            action = STRATEGIES[(game_name, "smart")](view, view["legal"], rng)
+        else:
+            action = choose(game_name, view, hand, seat)
+        ack = await clients[seat].request({"t": "act", "room": room, "action": action, "id": f"a{step}"})
+        assert ack["t"] == "ack", (action, ack)
+    await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_ended")
+    for c in clients:
+        await c.close()
+    return {"app": app, "room": room}
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["history", *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def history(redis_url, prefix, capsys):
+    """``cardroom history`` against the test Redis and key prefix: (status, stdout, stderr)."""
+    return lambda *argv: run(capsys, "--redis-url", redis_url, "--prefix", prefix, *argv)
+
+
+async def stream_events(app, room: str) -> list[dict[str, Any]]:
+    return [e for _, evs in await app.store.room_events(room) for e in evs]
+
+
+def hand_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of the (only) hand: from hand_started to the end of the stream."""
+    start = next(i for i, e in enumerate(events) if e["type"] == "hand_started")
+    return events[start:]
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+async def test_history_of_a_played_hand_names_players_actions_and_result(make_app, history, game_name):
+    played = await play_one_hand(make_app, game_name)
+    room = played["room"]
+    status, out, err = history("--room", room)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("=== Hand 1 of room " + room) and GAMES[game_name].title in lines[0]
+    assert "UTC" in lines[0]  # the time comes from the stream id
+    assert lines[1].startswith("Seats: 0: player0 (2000), 1: player1 (2000)") and "button player" in lines[1]
+    for words in ACTION_WORDS[game_name]:
+        assert words in out, out
+    assert RESULT_WORDS[game_name] in out
+    assert "Hand 1 ends; stacks: player0 " in out
+    assert lines[-1].startswith("Result: player0 ")
+    net = [int(part.rsplit(" ", 1)[1]) for part in lines[-1].removeprefix("Result: ").split(", ")]
+    assert sum(net) == 0 and any(net)  # chips moved, none created
+    assert "{" not in out  # every event in words, none in the generic key=value form
+
+
+async def test_as_seat_hides_other_seats_hole_cards_and_the_full_view_shows_them(make_app, history):
+    played = await play_one_hand(make_app, "holdem")
+    room = played["room"]
+    deals = {e["seat"]: e["cards"] for e in await stream_events(played["app"], room) if e["type"] == "deal"}
+    full = history("--room", room)[1]
+    seat0 = history("--room", room, "--as-seat", "0")[1]
+    watcher = history("--room", room, "--spectator")[1]
+    for seat, cards in deals.items():
+        assert f"Dealt to player{seat}: [{format_cards(cards)}]" in full
+    assert f"Dealt to player0: [{format_cards(deals[0])}]" in seat0
+    assert "Dealt to player1: [hidden]" in seat0 and f"Dealt to player1: [{format_cards(deals[1])}]" not in seat0
+    assert "(as seen by seat 0 (player0))" in seat0
+    assert "Dealt to player0: [hidden]" in watcher and "Dealt to player1: [hidden]" in watcher
+
+
+async def test_as_seat_hides_the_other_dou_dizhu_hands(make_app, history):
+    played = await play_one_hand(make_app, "doudizhu")
+    room = played["room"]
+    full = history("--room", room)[1]
+    seat2 = history("--room", room, "--as-seat", "2")[1]
+    assert all(f"Dealt to player{s} (17 cards): " in full for s in range(3))
+    assert "Dealt to player2 (17 cards): " in seat2
+    assert "Dealt to player0 (17 cards)\n" in seat2 and "Dealt to player0 (17 cards): " not in seat2
+
+
+@pytest.mark.parametrize("view", [[], ["--as-seat", "1"], ["--spectator"]])
+async def test_json_lines_round_trip_to_the_stream_events_as_that_viewer_saw_them(make_app, history, view):
+    played = await play_one_hand(make_app, "holdem")
+    room = played["room"]
+    status, out, err = history("--room", room, "--json", *view)
+    assert status == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    viewer = None if view == ["--spectator"] else int(view[1]) if view else "all"
+    expected = [e if viewer == "all" else event_for(e, viewer) for e in hand_events(await stream_events(played["app"], room))]
+    assert [r["event"] for r in records] == expected
+    assert {r["hand"] for r in records} == {1} and {r["room"] for r in records} == {room}
+    versions = [r["v"] for r in records]
+    assert versions == sorted(versions) and all(isinstance(r["time_ms"], int) for r in records)
+    if viewer == "all":
+        assert any(e.get("only") for e in expected)  # the private parts are there to be hidden
+    else:
+        assert not any("only" in r["event"] for r in records)
+
+
+async def test_room_list_shows_id_game_name_hands_and_seats(make_app, history):
+    played = await play_one_hand(make_app, "holdem")
+    status, out, _ = history()
+    assert status == 0
+    header, row = out.splitlines()[:2]
+    assert header.split()[:5] == ["ROOM", "GAME", "NAME", "HANDS", "SEATS"]
+    assert row.startswith(played["room"]) and " holdem " in row and "No-limit Texas Hold'em table" in row
+    assert "2/2 0: player0 (" in row
+    status, out, _ = history("--json")
+    (summary,) = [json.loads(line) for line in out.splitlines()]
+    assert summary["room"] == played["room"] and summary["hands"] == 1
+    assert [s["name"] for s in summary["seats"]] == ["player0", "player1"]
+
+
+async def test_hand_and_last_pick_hands_and_a_missing_hand_exits_2(make_app, history):
+    played = await play_one_hand(make_app, "holdem")
+    room = played["room"]
+    assert history("--room", room, "--hand", "1")[1] == history("--room", room, "--last", "3")[1]
+    status, out, err = history("--room", room, "--hand", "7")
+    assert status == 2 and out == "" and "no hand 7" in err and "hands 1..1" in err
+
+
+async def test_unknown_room_exits_2_with_a_message_and_no_traceback(history):
+    status, out, err = history("--room", "r-nope")
+    assert status == 2 and out == ""
+    assert err.strip() == "cardroom history: no room 'r-nope' (list the rooms with: cardroom history)"
+
+
+def test_unreachable_redis_exits_1_with_a_message(capsys):
+    status, out, err = run(capsys, "--redis-url", "redis://127.0.0.1:1", "--room", "x")
+    assert status == 1 and out == ""
+    assert err.startswith("cardroom history: cannot reach Redis at redis://127.0.0.1:1") and "Traceback" not in err
+
+
+def test_a_data_dir_without_data_exits_1(capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("CARDROOM_REDIS_URL", raising=False)
+    status, _, err = run(capsys, "--data-dir", str(tmp_path / "none"))
+    assert status == 1 and "no cardroom data in" in err
+    assert not (tmp_path / "none").exists()  # nothing created
+
+
+async def _write_a_played_room(url: str) -> str:
+    """A Hold'em room with one finished hand, committed like the server does (no server)."""
+    game = GAMES["holdem"]
+    t = tbl.Table(room="r-disk", game="holdem", config=game.parse_config({}), seats=[None] * 2,
+                  options={"name": "Disk table", "action_seconds": 30, "between_hands_seconds": 0,
+                           "buy_in_min": 1, "buy_in_max": 10**6})
+    events = tbl.sit(t, "p-a", "Alice", 0, 1000)[1] + tbl.sit(t, "p-b", "Bob", 1, 1000)[1]
+    events += tbl.start_hand(t, game, shuffled_deck(52), 0)
+    while tbl.playing(t):
+        events += tbl.play_for(t, game, 0, "timeout")
+    r = Redis.from_url(url)
+    await Store(r).commit("r-disk", "holdem", 0, tbl.to_dict(t, game), events)
+    await r.aclose()
+    return "r-disk"
+
+
+async def test_data_dir_uses_a_running_servers_redis_and_leaves_it_running(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("CARDROOM_REDIS_URL", raising=False)
+    server_redis = EmbeddedRedis(tmp_path)
+    server_redis.start()
+    try:
+        room = await _write_a_played_room(server_redis.url)
+        status, out, err = run(capsys, "--data-dir", str(tmp_path), "--room", room)
+        assert status == 0, err
+        assert "Alice" in out and "Bob" in out and "clock runs out: the server plays" in out
+        assert server_redis.process is not None and server_redis.process.poll() is None  # still serving
+    finally:
+        server_redis.stop()
+
+
+async def test_data_dir_without_a_server_starts_redis_for_the_command_and_stops_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.delenv("CARDROOM_REDIS_URL", raising=False)
+    earlier = EmbeddedRedis(tmp_path)
+    earlier.start()
+    await _write_a_played_room(earlier.url)
+    earlier.stop()  # the data stays on disk (append-only file)
+    status, out, err = run(capsys, "--data-dir", str(tmp_path))
+    assert status == 0, err
+    assert "r-disk" in out and "Disk table" in out and "2/2 0: Alice (" in out
+    assert not (tmp_path / "redis" / "redis.pid").exists()  # the command's own redis-server has exited
+    assert earlier.running_pid() is None
+
+
+ROOM_EVENT_SAMPLES = [
+    {"type": "joined", "seat": 1, "player": "p-1", "name": "Bob", "stack": 500},
+    {"type": "joined", "seat": 2, "player": "bot-r-2", "name": "Bot Ada", "stack": 2000, "bot": True},
+    {"type": "left", "seat": 1, "player": "p-1", "stack": 0, "reason": "busted"},
+    {"type": "sat_out", "seat": 1, "reason": "timeouts"},
+    {"type": "sat_in", "seat": 1},
+    {"type": "leaving", "seat": 1},
+    {"type": "hand_started", "hand_no": 4, "button": 1, "seats": [1, 2]},
+    {"type": "timed_out", "seat": 1, "action": {"type": "fold"}},
+    {"type": "hand_ended", "hand_no": 4, "stacks": [None, 0, 2500]},
+    {"type": "rebuy", "seat": 2, "player": "bot-r-2", "amount": 300, "stack": 2000},
+]
+
+
+def test_every_room_event_type_has_its_words():
+    from server.history import format_room_event
+    from server.protocol import ROOM_EVENTS
+
+    assert {e["type"] for e in ROOM_EVENT_SAMPLES} == set(ROOM_EVENTS)
+    names = {1: "Bob", 2: "Bot Ada"}
+    lines = [format_room_event(e, names.__getitem__) for e in ROOM_EVENT_SAMPLES]
+    assert lines == [
+        "Bob sits down in seat 1 with 500",
+        "Bot Ada (bot) sits down in seat 2 with 2000",
+        "Bob leaves seat 1 (busted), taking 0",
+        "Bob sits out after timing out",
+        "Bob sits back in",
+        "Bob will leave after this hand",
+        "Hand 4 starts; button Bob",
+        "Bob's clock runs out: the server plays fold",
+        "Hand 4 ends; stacks: Bob 0, Bot Ada 2500",
+        "Bot Ada re-buys 300 (stack 2000)",
+    ]
+
+
+def test_hands_are_cut_at_hand_started_and_each_starts_with_the_stacks_the_last_one_left():
+    from server.history import Entry, hand_lines, net_results, select_hands, split_hands
+
+    game = GAMES["holdem"]
+    t = tbl.Table(room="r", game="holdem", config=game.parse_config({}), seats=[None] * 3,
+                  options={"action_seconds": 30, "between_hands_seconds": 0, "buy_in_min": 1, "buy_in_max": 10**6})
+    entries = [Entry("1000-0", 1, tbl.sit(t, "p-a", "Alice", 0, 1000)[1] + tbl.sit(t, "p-b", "Bob", 2, 700)[1])]
+    for n in range(2):
+        entries.append(Entry(f"{2000 + n}-0", len(entries) + 1, tbl.start_hand(t, game, seeded_deck(52), 0)))
+        while tbl.playing(t):
+            seat = t.hand.to_act  # Alice raises, Bob checks or folds
+            action = ({"type": "raise", "to": game.legal_actions(t.hand, 0).min_to} if seat == 0
+                      else game.timeout_action(t.hand, seat))
+            entries.append(Entry(f"{2000 + n}-{len(entries)}", len(entries) + 1, tbl.act(t, game, seat, action, 0)))
+    hands = split_hands(entries)
+    assert [h.number for h in hands] == [1, 2] and all(h.finished for h in hands)
+    first, second = hands
+    assert [(s.name, s.stack) for s in first.seats] == [("Alice", 1000), ("Bob", 700)]
+    moved = net_results(first)
+    assert moved == {0: 100, 2: -100}  # Bob folded his big blind to Alice's raise
+    assert [(s.name, s.stack) for s in second.seats] == [("Alice", 1000 + moved[0]), ("Bob", 700 + moved[2])]
+    assert select_hands(hands, last=1) == [second] and select_hands(hands, number=1) == [first]
+    lines = hand_lines(second, game)
+    assert lines[0] == "=== Hand 2 (No-limit Texas Hold'em), 1970-01-01 00:00:02 UTC ==="
+    assert lines[1] == f"Seats: 0: Alice ({1000 + moved[0]}), 2: Bob ({700 + moved[2]}); button Bob"
