@@ -280,7 +280,7 @@ class CardroomClient:
         if msg.get("t") == "left" and not msg.get("pending") and msg.get("room") in self.rooms:
             if msg.get("seat") is None:
                 self.watching.discard(msg["room"])
-        if "wallet" in msg and msg.get("t") in ("left", "welcome"):
+        if msg.get("wallet") is not None and msg.get("t") in ("left", "welcome"):
             self.wallet = msg["wallet"]
         ref = msg.get("ref")
         if msg.get("t") == "error" and ref is None and msg.get("code") == "rate_limited":

@@ -1,9 +1,11 @@
-"""The application: wires settings, Redis, the lobby, rooms and the transport together.
+"""The application: wires settings, Redis, the cluster node, rooms and the transport.
 
-``App.start()`` connects to Redis (starting an embedded one when no URL is given),
-loads every room and starts listening; ``App.stop()`` shuts down gracefully: stop
-accepting, let rooms finish queued commands (each is persisted before it is
-answered), flush what is queued for clients, then close sockets with 1001.
+``App.start()`` connects to Redis (starting an embedded one when no URL is given), joins
+the cluster as a new node and starts listening; rooms are taken lazily, when a request
+or a due timer needs them. ``App.stop()`` shuts down gracefully: stop accepting, refuse
+new requests, let every owned room finish its queued commands (each is stored before it
+is answered) and give its lease back so another process takes it at once, flush what is
+queued for clients, then close sockets with 1001.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import signal
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from redis.asyncio import Redis
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from engine.game import Game
 
+from .cluster.directory import Directory
+from .cluster.node import Node, new_node_id
 from .codec import Codec
 from .config import Settings
 from .lobby import Lobby
@@ -27,11 +30,15 @@ from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .protocol import CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message, validate_message
 from .redis_embedded import EmbeddedRedis
 from .room import epoch_ms, shuffled_deck
-from .session import Session
+from .room.view import Views
+from .session import Session, Sessions
 from .store import Store
+from .store.connect import Clients, connect
 from .transport import WS_PATH, make_process_request, select_subprotocol
 
 log = logging.getLogger(__name__)
+
+EMBEDDED_WATCH_SECONDS = 1.0
 
 
 def default_games() -> dict[str, Game]:
@@ -54,11 +61,17 @@ class App:
         self.clock = clock
         self.deck = deck
         self.metrics = Metrics()
+        self.node_id = self.settings.node_id or new_node_id()
         self.embedded: EmbeddedRedis | None = None
-        self.redis: Redis | None = None
+        self.clients: Clients | None = None
         self.store: Store | None = None
+        self.sessions = Sessions()
+        self.node: Node | None = None
+        self.views: Views | None = None
+        self.directory: Directory | None = None
         self.lobby: Lobby | None = None
         self.server: Server | None = None
+        self._watchdog: asyncio.Task[None] | None = None
 
     @property
     def port(self) -> int:
@@ -87,12 +100,29 @@ class App:
             self.embedded = EmbeddedRedis(s.data_dir)
             self.embedded.start()  # in this thread: the child's death signal is tied to it
             url = self.embedded.url
-        self.redis = Redis.from_url(url)
-        self.store = Store(self.redis, s.key_prefix, s.grant, observe_write=self.metrics.redis_write.observe)
+        try:
+            self.clients = await connect(url, s.redis_pool)
+        except Exception as exc:
+            raise RuntimeError(f"Redis at {url} does not answer ({exc})") from None
+        self.store = Store(self.clients.main, s.key_prefix, s.grant, observe_write=self.metrics.redis_write.observe,
+                           concurrency=s.redis_pool, blocking=self.clients.blocking)
         if not await self.store.ping():
             raise RuntimeError(f"Redis at {url} does not answer")
-        self.lobby = Lobby(self.games, self.store, s, self.metrics, clock=self.clock, deck=self.deck)
-        await self.lobby.load()
+        from .store.migrate import migrate_legacy_layout
+
+        await migrate_legacy_layout(self.store, self.games)
+        self.node = Node(self.node_id, self.store, self.clients.pubsub, s, self.metrics, self.sessions, self.clock)
+        self.views = Views(self.node_id, self.store, self.games, self.sessions, self.metrics,
+                           self.node.subscribe, self.node.unsubscribe, self._lobby_changed, self.clock,
+                           room_moved=self._room_moved)
+        self.directory = Directory(self.node_id, self.store, self.views, self.sessions, self.games, s,
+                                   self.metrics, self.clock, self.deck, self.node.send)
+        self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,
+                           self.node_id, self.clock)
+        self.node.on_lobby = self.lobby.lobby_changed
+        await self.node.start(self.directory, self.views)
+        if self.embedded is not None:
+            self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
         self.server = await serve(
             self._handle,
             s.host,
@@ -103,29 +133,60 @@ class App:
             max_size=s.hard_max_frame,
             compression=None,
         )
-        log.info("serving %s (WebSocket %s)", self.url, self.ws_url)
+        log.info("serving %s (WebSocket %s) as node %s", self.url, self.ws_url, self.node_id)
+
+    def _room_moved(self, room: str, owner: str) -> None:
+        if self.directory is not None:
+            self.directory.room_moved(room, owner)
+
+    def _lobby_changed(self) -> None:
+        if self.lobby is not None:
+            self.lobby.lobby_changed()
 
     def _metrics_body(self) -> tuple[bytes, str]:
         return self.metrics.render(), CONTENT_TYPE_LATEST
+
+    async def _watch_embedded(self) -> None:
+        """Start the embedded Redis again if it dies (its append-only file has the data).
+
+        It is started from this (the main) thread, as at start: the child's death signal
+        is tied to the thread that forks it. Meanwhile requests get ``unavailable``."""
+        assert self.embedded is not None
+        while True:
+            await asyncio.sleep(EMBEDDED_WATCH_SECONDS)
+            if self.embedded.running():
+                continue
+            log.error("the embedded Redis exited; starting it again")
+            try:
+                self.embedded.start()
+            except Exception as exc:
+                log.error("could not restart the embedded Redis: %s", exc)
 
     async def stop(self) -> None:
         """Graceful shutdown (see the module doc)."""
         if self.server is not None:
             self.server.server.close()  # stop accepting
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         if self.lobby is not None:
             await self.lobby.stop()
-            await asyncio.gather(*(s.flush() for s in list(self.lobby.sessions)))
+        if self.directory is not None:
+            await self.directory.stop()
+        await asyncio.gather(*(s.flush() for s in self.sessions))
         if self.server is not None:
             self.server.close(close_connections=True)  # 1001 going away
             await self.server.wait_closed()
             self.server = None
-        if self.redis is not None:
-            await self.redis.aclose()
-            self.redis = None
+        if self.node is not None:
+            await self.node.stop()
+            self.node = None
+        if self.clients is not None:
+            await self.clients.aclose()
+            self.clients = None
         if self.embedded is not None:
             self.embedded.stop()
             self.embedded = None
-
     async def _handle(self, ws: ServerConnection) -> None:
         s = self.settings
         assert self.lobby is not None and ws.subprotocol is not None

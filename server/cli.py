@@ -35,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
         logging.getLogger("websockets").setLevel(logging.WARNING)
 
     def ready(app: App) -> None:
-        print(f"cardroom is serving: open {app.url}  (WebSocket {app.ws_url})", flush=True)
+        print(f"cardroom is serving: open {app.url}  (WebSocket {app.ws_url}) as node {app.node_id}", flush=True)
 
     try:
         asyncio.run(serve_forever(App(settings), ready))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -33,6 +34,11 @@ class Settings:
     send_queue: int = 256
     grant: int = 10_000
     web_dir: Path = Path(__file__).resolve().parent.parent / "client_demo" / "web"
+    lease_ms: int = 3000
+    room_idle_seconds: float = 60.0
+    forward_timeout: float = 2.0
+    redis_pool: int = 64
+    node_id: str | None = None
 
     def validate(self) -> Settings:
         if not 0 <= self.port <= 65535:
@@ -51,6 +57,18 @@ class Settings:
             raise SettingsError("grant must not be negative")
         if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
             raise SettingsError(f"redis_url must start with redis://, rediss:// or unix://, got {self.redis_url!r}")
+        if "{" in self.key_prefix or "}" in self.key_prefix:
+            raise SettingsError("key_prefix must not contain { or } (Redis Cluster hash tags)")
+        if not 300 <= self.lease_ms <= 600_000:
+            raise SettingsError(f"lease_ms must be 300..600000, got {self.lease_ms}")
+        if not 1 <= self.room_idle_seconds <= 86_400:
+            raise SettingsError(f"room_idle_seconds must be 1..86400, got {self.room_idle_seconds}")
+        if not 0.1 <= self.forward_timeout <= 60:
+            raise SettingsError(f"forward_timeout must be 0.1..60, got {self.forward_timeout}")
+        if not 4 <= self.redis_pool <= 10_000:
+            raise SettingsError(f"redis_pool must be 4..10000, got {self.redis_pool}")
+        if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,40}", self.node_id):
+            raise SettingsError(f"node_id must be n- then 1-40 letters, digits, _ . -, got {self.node_id!r}")
         return self
 
 
@@ -70,6 +88,11 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "send_queue": ("--send-queue", int, "messages queued for a slow client before it is disconnected (default 256)"),
     "grant": ("--grant", int, "play chips granted to a new player (default 10000)"),
     "web_dir": ("--web-dir", Path, "static files served at / (default client_demo/web)"),
+    "lease_ms": ("--lease-ms", int, "room ownership lease in ms; a dead process's rooms move after about this long (default 3000)"),
+    "room_idle_seconds": ("--room-idle-seconds", float, "let go of a room with nothing to do after this long (default 60)"),
+    "forward_timeout": ("--forward-timeout", float, "seconds to wait for another process's answer before routing a request again (default 2)"),
+    "redis_pool": ("--redis-pool", int, "Redis connections (and concurrent commands) per process (default 64)"),
+    "node_id": ("--node-id", str, "this process's id in the cluster, n-... (default: random)"),
 }
 
 

@@ -1,6 +1,6 @@
 """Hand histories from a room's durable event stream, as plain data and in words.
 
-The stream ``room:{id}:events`` (see :mod:`server.store`) holds one entry per accepted
+The stream ``{room}:events`` (see :mod:`server.store.keys`) holds one entry per accepted
 change: the room version and the events of that change, in order. :func:`split_hands`
 replays it, keeping track of who sits where with what stack, and cuts it into hands:
 a hand runs from its ``hand_started`` event to the end of the change holding its

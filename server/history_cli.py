@@ -27,7 +27,7 @@ from .config import SettingsError, settings_from
 from .games import GAMES
 from .history import VIEW_ALL, Entry, hand_lines, hand_records, select_hands, split_hands
 from .redis_embedded import EmbeddedRedis
-from .store import unpack
+from .store import Keys, unpack
 
 Out = Callable[[str], None]
 
@@ -67,11 +67,11 @@ def history_command(args: argparse.Namespace, out: Out = print) -> int:
     """Run ``cardroom history``; returns the exit status (errors go to stderr in one line)."""
     try:
         _check_args(args)
-        with _connect(args) as (client, prefix):
+        with _connect(args) as (client, keys):
             if args.room is None:
-                _list_rooms(client, prefix, args.json, out)
+                _list_rooms(client, keys, args.json, out)
             else:
-                _print_room(client, prefix, args, out)
+                _print_room(client, keys, args, out)
     except HistoryError as exc:
         print(f"cardroom history: {exc}", file=sys.stderr)
         return exc.status
@@ -97,8 +97,8 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 @contextmanager
-def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, str]]:
-    """A Redis client and the key prefix, per the flags and environment (see the module doc)."""
+def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
+    """A Redis client and the key layout, per the flags and environment (see the module doc)."""
     ns = argparse.Namespace(redis_url=args.redis_url, key_prefix=args.prefix,
                             data_dir=None if args.data_dir is None else Path(args.data_dir))
     try:
@@ -119,21 +119,24 @@ def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, str]]:
             except (OSError, RuntimeError) as exc:
                 raise HistoryError(f"could not start the embedded Redis of {candidate.data_dir}: {exc}", 1) from None
         url, where = candidate.url, f"the embedded Redis of {candidate.data_dir}"
-    client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
+    client: Any = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
     try:
         try:
+            if int(client.info("cluster").get("cluster_enabled", 0)) == 1:
+                client.close()
+                client = redis.RedisCluster.from_url(url, socket_connect_timeout=5, socket_timeout=30)
             client.ping()
         except (redis.RedisError, OSError) as exc:
             raise HistoryError(f"cannot reach Redis at {where}: {exc}", 1) from None
-        yield client, settings.key_prefix
+        yield client, Keys(settings.key_prefix)
     finally:
         client.close()
         if embedded is not None:
             embedded.stop()
 
 
-def _load_snapshot(client: redis.Redis, prefix: str, room: str) -> dict[str, Any] | None:
-    raw = client.hget(f"{prefix}room:{room}", "snap")
+def _load_snapshot(client: redis.Redis, keys: Keys, room: str) -> dict[str, Any] | None:
+    raw = client.hget(keys.room(room), "snap")
     return None if raw is None else unpack(raw)
 
 
@@ -150,15 +153,15 @@ def _room_summary(room: str, snapshot: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _list_rooms(client: redis.Redis, prefix: str, as_json: bool, out: Out) -> None:
-    rooms = sorted(m.decode() for m in client.smembers(f"{prefix}rooms"))
-    summaries = [_room_summary(r, snap) for r in rooms if (snap := _load_snapshot(client, prefix, r)) is not None]
+def _list_rooms(client: redis.Redis, keys: Keys, as_json: bool, out: Out) -> None:
+    rooms = sorted(m.decode() for m in client.smembers(keys.rooms))
+    summaries = [_room_summary(r, snap) for r in rooms if (snap := _load_snapshot(client, keys, r)) is not None]
     if as_json:
         for s in summaries:
             out(json.dumps(s, ensure_ascii=False))
         return
     if not summaries:
-        out(f"no rooms (key prefix {prefix!r})")
+        out(f"no rooms (key prefix {keys.prefix!r})")
         return
     rows = [("ROOM", "GAME", "NAME", "HANDS", "SEATS")]
     for s in summaries:
@@ -176,19 +179,19 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
-def _read_entries(client: redis.Redis, prefix: str, room: str) -> list[Entry]:
-    entries = client.xrange(f"{prefix}room:{room}:events")
+def _read_entries(client: redis.Redis, keys: Keys, room: str) -> list[Entry]:
+    entries = client.xrange(keys.events(room))
     return [Entry(sid.decode(), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in entries]
 
 
-def _print_room(client: redis.Redis, prefix: str, args: argparse.Namespace, out: Out) -> None:
+def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: Out) -> None:
     room = args.room
-    snapshot = _load_snapshot(client, prefix, room)
+    snapshot = _load_snapshot(client, keys, room)
     if snapshot is None:
         raise HistoryError(f"no room {room!r} (list the rooms with: cardroom history)", 2)
     game = GAMES.get(snapshot.get("game", ""))  # None: a game this build does not host (generic lines)
     title = game.title if game is not None else str(snapshot.get("game"))
-    hands = split_hands(_read_entries(client, prefix, room), snapshot.get("seats"))
+    hands = split_hands(_read_entries(client, keys, room), snapshot.get("seats"))
     chosen = select_hands(hands, args.hand, args.last)
     if args.hand is not None and not chosen:
         have = f"hands {hands[0].number}..{hands[-1].number}" if hands else "no hands yet"

@@ -1,8 +1,10 @@
-"""The lobby: identity, the room registry, and routing each request to its handler.
+"""The lobby: each validated request to its handler.
 
-Requests that change a room are queued on that room's actor; the lobby itself only
-creates rooms (the first snapshot is written before the actor starts) and keeps
-track of who is online and who watches the room list.
+Identity (``hello``), the room list, creating rooms and spectating are answered by the
+process the client is connected to, from what Redis holds (players, the shared room
+list, spectator counts of every live process). Requests that change a room (``join``,
+``leave``, ``sit_out``, ``sit_in``, ``act``) go to the room's owner through the
+:class:`~server.cluster.directory.Directory`, wherever it is.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import Counter
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -18,18 +20,22 @@ from engine.config import describe_options
 from engine.errors import ConfigError
 from engine.game import Game, event_for
 
-from . import table as tbl
+from .aio import Background
+from .cluster.directory import Directory
 from .config import Settings
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
-from .room import Room, epoch_ms, shuffled_deck
-from .session import Session
-from .store import Store
+from .room import table as tbl
+from .room.core import Act, Join, Leave, SitIn, SitOut
+from .room.view import RoomView, Views
+from .session import Session, Sessions
+from .store import UNAVAILABLE, Store
 
 log = logging.getLogger(__name__)
 
-ROOM_COMMANDS = ("join", "leave", "sit_out", "sit_in", "act")
+ROOM_COMMANDS = {"join": Join, "leave": Leave, "sit_out": SitOut, "sit_in": SitIn, "act": Act}
+LOBBY_CACHE_SECONDS = 0.5
 
 
 def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
@@ -39,94 +45,53 @@ def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
 
 
 class Lobby:
-    def __init__(
-        self,
-        games: Mapping[str, Game],
-        store: Store,
-        settings: Settings,
-        metrics: Metrics,
-        clock: Callable[[], int] = epoch_ms,
-        deck: Callable[[int], list[int]] = shuffled_deck,
-    ) -> None:
+    def __init__(self, games: Mapping[str, Game], store: Store, settings: Settings, metrics: Metrics,
+                 sessions: Sessions, views: Views, directory: Directory, node: str,
+                 clock: Callable[[], int]) -> None:
         self.games = dict(games)
         self.store = store
         self.settings = settings
         self.metrics = metrics
+        self.sessions = sessions
+        self.views = views
+        self.directory = directory
+        self.node = node
         self.clock = clock
-        self.deck = deck
-        self.rooms: dict[str, Room] = {}
-        self.sessions: set[Session] = set()
-        self.online: Counter[str] = Counter()
         self.stopping = False
-        self._lobby_push_scheduled = False
+        self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
+        self._push_scheduled = False
+        self._background = Background().spawn
 
-    # --- lifecycle ---------------------------------------------------------------
-
-    async def load(self) -> None:
-        """Load every room from Redis and start its actor (timers resume where they were)."""
-        for room_id in await self.store.room_ids():
-            snap = await self.store.load_room(room_id)
-            if snap is None:
-                continue
-            game = self.games.get(snap["game"])
-            if game is None:
-                log.warning("room %s hosts unknown game %r: not loaded", room_id, snap["game"])
-                continue
-            self._start_room(game, tbl.from_dict(snap, game))
-        log.info("loaded %d rooms", len(self.rooms))
-
-    def _start_room(self, game: Game, table: tbl.Table) -> Room:
-        room = Room(game, table, self.store, self, self.metrics, clock=self.clock, deck=self.deck)
-        self.rooms[room.id] = room
-        self.metrics.rooms.labels(game.name).inc()
-        room.start()
-        return room
-
-    async def stop(self) -> None:
-        """Refuse new commands, let every room finish the queued ones."""
-        self.stopping = True
-        await asyncio.gather(*(room.stop() for room in self.rooms.values()))
-
-    # --- Host protocol (used by rooms) ---------------------------------------------
-
-    def is_online(self, player: str) -> bool:
-        return self.online[player] > 0
-
-    def lobby_changed(self) -> None:
-        if self._lobby_push_scheduled:
-            return
-        self._lobby_push_scheduled = True
-        asyncio.get_running_loop().call_soon(self._push_lobby)
-
-    def _push_lobby(self) -> None:
-        self._lobby_push_scheduled = False
-        for s in list(self.sessions):
-            if s.watch_lobby:
-                s.send(self.rooms_message(None if s.watch_lobby is True else s.watch_lobby))
-
-    # --- connections -------------------------------------------------------------
+    # --- connections ---------------------------------------------------------------------
 
     def connected(self, session: Session) -> None:
         self.sessions.add(session)
         self.metrics.connections.inc()
 
     def disconnected(self, session: Session) -> None:
-        self.sessions.discard(session)
         self.metrics.connections.dec()
-        for room in self.rooms.values():
-            room.unwatch(session)
-        if session.player_id is not None:
-            self.online[session.player_id] -= 1
-            if self.online[session.player_id] <= 0:
-                del self.online[session.player_id]
-                self._presence_changed(session.player_id)
+        self.views.disconnected(session)
+        if self.sessions.remove(session) and session.player_id is not None:
+            self._background(self._presence(session.player_id, False))
 
-    def _presence_changed(self, player: str) -> None:
-        for room in self.rooms.values():
-            if tbl.seat_of(room.table, player) is not None:
-                room.refresh_viewers()
+    async def _presence(self, player: str, connected: bool) -> None:
+        """This process gained its first or lost its last connection of ``player``: record
+        it in Redis, and tell every process showing a room the player sits in."""
+        now = self.clock()
+        try:
+            online = await self.store.set_presence(player, self.node, now + 30_000 if connected else 0, now)
+        except UNAVAILABLE:
+            return
+        self.views.local_presence_changed(player, online)
+        for view in list(self.views.views.values()):
+            if view.seat_of(player) is not None:
+                try:
+                    await self.store.publish_notice(view.room, {"presence": player, "online": online,
+                                                                "from": self.node})
+                except UNAVAILABLE:
+                    return
 
-    # --- requests ----------------------------------------------------------------
+    # --- requests ------------------------------------------------------------------------
 
     async def dispatch(self, session: Session, t: str, msg: dict[str, Any]) -> None:
         """Handle one validated request; every failure becomes an ``error`` reply."""
@@ -136,41 +101,66 @@ class Lobby:
             if t == "ping":
                 session.send(_with_ref({"t": "pong", "time_ms": self.clock()}, ref))
                 return
+            if self.stopping:
+                raise ProtocolError("unavailable", "the server is shutting down; reconnect to another")
             if t == "hello":
                 await self._hello(session, msg)
                 return
             if session.player_id is None:
                 raise ProtocolError("not_authenticated", "say hello first")
-            if self.stopping:
-                raise ProtocolError("unavailable", "the server is shutting down")
             if t == "list_rooms":
                 game = msg.get("game")
                 if msg.get("watch") is not None:
                     session.watch_lobby = (game or True) if msg["watch"] else False
-                session.send(_with_ref(self.rooms_message(game), ref))
+                session.send(_with_ref(await self.rooms_message(game), ref))
             elif t == "create_room":
                 await self._create_room(session, msg)
             elif t == "spectate":
-                room = self._room(msg["room"])
-                room.watch(session)
-                session.send(room.snapshot(session, ref))
+                view = await self._view(msg["room"])
+                self.views.watch(view, session)
+                session.send(view.snapshot(session, ref))
+            elif t == "leave" and self._leave_watching(session, msg["room"], ref):
+                pass
             elif t in ROOM_COMMANDS:
-                self._room(msg["room"]).submit(t, session, msg)
+                await self.directory.request(session, msg["room"], self._command(session, t, msg))
             else:  # pragma: no cover - validate_message knows every type
                 raise ProtocolError("unknown_type", f"unknown message type {t!r}")
         except ProtocolError as exc:
             self.metrics.errors.labels(exc.code).inc()
             session.send(error_message(exc.code, exc.message, ref, exc.field))
+        except UNAVAILABLE as exc:
+            log.warning("request %s: Redis unavailable (%s)", t, exc)
+            self.metrics.errors.labels("unavailable").inc()
+            session.send(error_message("unavailable", "storage is unavailable right now; nothing changed: retry",
+                                       ref))
         except Exception:
             log.exception("request %s failed", t)
             self.metrics.errors.labels("internal_error").inc()
             session.send(error_message("internal_error", "the server failed to process this request", ref))
 
-    def _room(self, room_id: str) -> Room:
-        room = self.rooms.get(room_id)
-        if room is None:
-            raise ProtocolError("no_such_room", f"no room {room_id[:64]!r}", "room")
-        return room
+    def _command(self, session: Session, t: str, msg: dict[str, Any]) -> Any:
+        origin = self.directory.origin(session, msg.get("ref"))
+        if t == "join":
+            return Join(origin, msg.get("seat"), msg.get("buy_in"))
+        if t == "act":
+            return Act(origin, msg["action"], msg["id"])
+        return ROOM_COMMANDS[t](origin)
+
+    async def _view(self, room: str) -> RoomView:
+        view = await self.views.open(room)
+        if view is None:
+            raise ProtocolError("no_such_room", f"no room {room[:64]!r}", "room")
+        return view
+
+    def _leave_watching(self, session: Session, room: str, ref: Any) -> bool:
+        """``leave`` from a spectator: stop watching, here (True); a seated player's
+        leave goes to the room (False)."""
+        view = self.views.get(room)
+        if view is None or session.id not in view.viewers or view.seat_of(session.player_id) is not None:
+            return False
+        self.views.unwatch(view, session)
+        session.send(_with_ref({"t": "left", "room": room, "seat": None, "pending": False}, ref))
+        return True
 
     async def _hello(self, session: Session, msg: dict[str, Any]) -> None:
         ref = msg.get("ref")
@@ -190,21 +180,25 @@ class Lobby:
             player, token, wallet = await self.store.create_player(name)
         else:
             raise ProtocolError("bad_message", "hello needs a name (new player) or a token (resume)", "name")
+        held: list[tuple[RoomView, int]] = []
+        for room in sorted(await self.store.seat_candidates(player)):
+            view = await self.views.open(room)
+            seat = view.seat_of(player) if view is not None else None
+            if view is not None and seat is not None:
+                held.append((view, seat))
         session.player_id, session.name = player, name
-        self.online[player] += 1
-        held = [(room, seat) for room in self.rooms.values()
-                if (seat := tbl.seat_of(room.table, player)) is not None]
+        first = self.sessions.authenticated(session)
         session.send(_with_ref({
             "t": "welcome", "player": player, "name": name, "token": token, "wallet": wallet,
-            "seats": [{"room": r.id, "game": r.game.name, "seat": s} for r, s in held],
+            "seats": [{"room": v.room, "game": v.game.name, "seat": s} for v, s in held],
         }, ref))
-        for room, _ in held:
-            room.watch(session)
-        if self.online[player] == 1:
-            self._presence_changed(player)  # also sends this session its snapshots
-        else:
-            for room, _ in held:
-                session.send(room.snapshot(session))
+        if first:  # the other viewers of the player's rooms see them connected
+            self.views.local_presence_changed(player, True)
+        for view, _ in held:
+            self.views.watch(view, session)
+            session.send(view.snapshot(session))
+        if first:
+            self._background(self._presence(player, True))
 
     async def _create_room(self, session: Session, msg: dict[str, Any]) -> None:
         game = self.games.get(msg["game"])
@@ -218,28 +212,71 @@ class Lobby:
             config = game.parse_config(msg.get("config"))
         except ConfigError as exc:
             raise ProtocolError("bad_config", f"config.{exc}", f"config.{exc.field}") from None
-        room_id = "r-" + secrets.token_hex(4)
-        table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
-                          seats=[None] * options["seats"], version=1)
-        events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
-        await self.store.commit(room_id, game.name, 0, tbl.to_dict(table, game), events, None,
-                                tbl.granted_chips(events))
-        room = self._start_room(game, table)
-        room.watch(session)
-        session.send(room.snapshot(session, msg.get("ref")))
+        while True:
+            room_id = "r-" + secrets.token_hex(4)
+            table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
+                              seats=[None] * options["seats"], version=1)
+            events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
+            sent = time.monotonic()
+            created = await self.store.create_room(
+                room_id, game.name, tbl.to_dict(table, game), events, sum(tbl.granted_chips(events).values()),
+                self.node, self.settings.lease_ms)
+            if created:
+                break
+        view = RoomView(game, table, self.views)
+        self.views.adopt(view)
+        await self.views.subscribe_new(room_id)
+        self.directory.start_created(game, table, view, fence=1, sent=sent)
+        self.views.watch(view, session)
+        session.send(view.snapshot(session, msg.get("ref")))
         for event in events:  # the bots taking their seats, for the creator's hand history
             session.send({"t": "event", "room": room_id, "version": table.version,
                           "event": event_for(event, None)})
-        self.lobby_changed()
 
-    def rooms_message(self, game: str | None) -> dict[str, Any]:
-        rooms = [
-            dict(r.lobby_summary(), version=r.table.version)
-            for r in self.rooms.values() if game is None or r.game.name == game
-        ]
-        rooms.sort(key=lambda r: (r["game"], r["name"], r["room"]))
+    # --- the room list -------------------------------------------------------------------
+
+    async def rooms_message(self, game: str | None) -> dict[str, Any]:
+        rooms = [r for r in await self._rooms() if game is None or r["game"] == game]
         games = [
             dict(g.describe(), room_options=describe_options(room_options(g)))
             for g in self.games.values()
         ]
         return {"t": "rooms", "rooms": rooms, "games": games}
+
+    async def _rooms(self) -> list[dict[str, Any]]:
+        cached = self._rooms_cache
+        if cached is not None and time.monotonic() - cached[0] < LOBBY_CACHE_SECONDS:
+            return cached[1]
+        entries = await self.store.lobby_entries()
+        spectators = await self.store.spectator_counts(await self.store.live_nodes(self.clock()) | {self.node})
+        for view in self.views.views.values():  # this process's own counts are exact and current
+            spectators[view.room] = spectators.get(view.room, 0) - view.spectators_reported + view.spectators()
+        rooms = [dict(e, spectators=max(0, spectators.get(room, 0))) for room, e in entries.items()
+                 if e.get("game") in self.games]
+        rooms.sort(key=lambda r: (r["game"], r["name"], r["room"]))
+        self._rooms_cache = (time.monotonic(), rooms)
+        return rooms
+
+    def lobby_changed(self) -> None:
+        """The room list changed (here or on another process): push it to the watchers."""
+        self._rooms_cache = None
+        if self._push_scheduled:
+            return
+        self._push_scheduled = True
+        asyncio.get_running_loop().call_later(0.05, lambda: self._background(self._push_lobby()))
+
+    async def _push_lobby(self) -> None:
+        self._push_scheduled = False
+        watchers = [s for s in self.sessions if s.watch_lobby]
+        if not watchers:
+            return
+        try:
+            messages = {g: await self.rooms_message(g) for g in {None if s.watch_lobby is True else s.watch_lobby
+                                                                 for s in watchers}}
+        except UNAVAILABLE:
+            return
+        for s in watchers:
+            s.send(messages[None if s.watch_lobby is True else s.watch_lobby])
+
+    async def stop(self) -> None:
+        self.stopping = True

@@ -13,7 +13,7 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.connections = Gauge("cardroom_connections", "open WebSocket connections", registry=r)
-        self.rooms = Gauge("cardroom_rooms", "rooms hosted by this process", ["game"], registry=r)
+        self.rooms = Gauge("cardroom_rooms", "rooms owned by this process", ["game"], registry=r)
         self.messages = Counter("cardroom_messages_total", "client messages received, by type", ["type"], registry=r)
         self.errors = Counter("cardroom_errors_total", "error replies, by code", ["code"], registry=r)
         self.actions = Counter(
@@ -31,6 +31,41 @@ class Metrics:
             registry=r,
         )
         self.timeouts = Counter("cardroom_turn_timeouts_total", "turns the server played for a seat", registry=r)
+        # many processes on one Redis
+        self.ownership = Counter(
+            "cardroom_room_ownership_total",
+            "room ownership changes on this process: acquired, taken_over (from another process), released, dropped",
+            ["change"], registry=r,
+        )
+        self.fence_failures = Counter(
+            "cardroom_fence_failures_total", "commits refused because this process no longer held the lease",
+            registry=r,
+        )
+        self.lease_renew_failures = Counter(
+            "cardroom_lease_renew_failures_total", "room leases that could not be renewed (lost, or Redis down)",
+            registry=r,
+        )
+        self.forwarded = Counter(
+            "cardroom_forwarded_commands_total", "room commands sent to the owning process", registry=r,
+        )
+        self.forward_latency = Histogram(
+            "cardroom_forward_seconds", "time from a process forwarding a command to the owner receiving it",
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1),
+            registry=r,
+        )
+        self.forward_timeouts = Counter(
+            "cardroom_forward_timeouts_total", "room requests not answered in time and routed again", registry=r,
+        )
+        self.pending_transfers = Gauge(
+            "cardroom_pending_transfers", "buy-ins begun and not yet completed (all processes)", registry=r,
+        )
+        self.lost_writes = Counter(
+            "cardroom_lost_writes_total",
+            "times Redis held an older room version than one acknowledged (e.g. after a failover)", registry=r,
+        )
+        self.view_gaps = Counter(
+            "cardroom_view_gaps_total", "room changes missed on the channel and filled in from Redis", registry=r,
+        )
         self.hands = Counter("cardroom_hands_total", "hands started, by game", ["game"], registry=r)
 
     def render(self) -> bytes:

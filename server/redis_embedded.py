@@ -155,6 +155,10 @@ class EmbeddedRedis:
         if _alive(pid):
             os.kill(pid, signal.SIGKILL)
 
+    def running(self) -> bool:
+        """Is the redis-server this object started still running?"""
+        return self.process is not None and self.process.poll() is None
+
     def stop(self, timeout: float = 10.0) -> None:
         if self.process is None:
             return

@@ -1,16 +1,23 @@
-"""One client connection: identity, rate limit, and a bounded send queue.
+"""Client connections: identity, rate limit, a bounded send queue, open requests.
 
 Everything the server sends to a connection goes through :meth:`Session.send`, which
 never blocks: messages wait in a bounded queue drained by a writer task. A client that
 does not read fast enough to keep the queue under its bound is disconnected (1008)
 instead of letting memory grow.
+
+A connection has a process-local id, and each room request it makes gets a request
+number; answers travel back addressed by the two (see :class:`Sessions`), so a request
+can be decided on another process and still be answered exactly once here.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
@@ -43,12 +50,26 @@ class TokenBucket:
         return False
 
 
+@dataclass
+class OpenRequest:
+    """A room request waiting for its answer: what to send again if it must be re-routed."""
+
+    room: str
+    command: Any  # a server.room.core command
+    tries: int = 0
+    timer: asyncio.TimerHandle | None = None
+    sent_to: str | None = None  # the node it was forwarded to, if any
+
+
 class Session:
     """A connected client (authenticated once it said hello)."""
 
     def __init__(self, ws: ServerConnection, codec: Codec, *, rate: float, burst: int, queue_size: int) -> None:
         self.ws = ws
         self.codec = codec
+        self.id = 0  # set by Sessions.add
+        self.watching: set[str] = set()  # rooms whose changes this connection receives
+        self.requests: dict[int, OpenRequest] = {}  # request number -> waiting room request
         self.player_id: str | None = None
         self.name: str | None = None
         self.bucket = TokenBucket(rate, burst)
@@ -108,3 +129,101 @@ class Session:
     def stop(self) -> None:
         self.closed = True
         self._writer.cancel()
+
+
+class InternalRequests:
+    """Connection 0: the process's own requests to rooms (the transfer sweeper's), whose
+    answers resolve futures instead of going to a socket."""
+
+    id = 0
+    player_id: str | None = None
+    name: str | None = None
+
+    def __init__(self) -> None:
+        self.requests: dict[int, OpenRequest] = {}
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    def expect(self, seq: int) -> asyncio.Future[dict[str, Any]]:
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[seq] = fut
+        return fut
+
+    def forget(self, seq: int) -> None:
+        self._waiting.pop(seq, None)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        fut = self._waiting.pop(msg.get("ref"), None)  # type: ignore[arg-type]
+        if fut is not None and not fut.done():
+            fut.set_result(msg)
+
+
+class Sessions:
+    """This process's connections by id and by player, and their open room requests."""
+
+    def __init__(self) -> None:
+        self.internal = InternalRequests()
+        self._by_id: dict[int, Any] = {0: self.internal}
+        self._players: Counter[str] = Counter()
+        self._ids = itertools.count(1)  # 0 stands for the process itself
+        self._seqs = itertools.count(1)
+
+    def __iter__(self):
+        return iter([s for s in self._by_id.values() if s.id != 0])
+
+    def __len__(self) -> int:
+        return len(self._by_id) - 1
+
+    def add(self, session: Session) -> None:
+        session.id = next(self._ids)
+        self._by_id[session.id] = session
+
+    def remove(self, session: Session) -> bool:
+        """Forget a connection; True if it was its player's last one here."""
+        self._by_id.pop(session.id, None)
+        for req in session.requests.values():
+            if req.timer is not None:
+                req.timer.cancel()
+        session.requests.clear()
+        player = session.player_id
+        if player is None:
+            return False
+        self._players[player] -= 1
+        if self._players[player] <= 0:
+            del self._players[player]
+            return True
+        return False
+
+    def authenticated(self, session: Session) -> bool:
+        """``session`` said hello; True if it is its player's first connection here."""
+        assert session.player_id is not None
+        self._players[session.player_id] += 1
+        return self._players[session.player_id] == 1
+
+    def get(self, conn: int) -> Any:
+        return self._by_id.get(conn)
+
+    def waiting_on(self, room: str) -> list[tuple[Any, int, OpenRequest]]:
+        """Every open request for ``room``: ``(session, request number, request)``."""
+        return [(s, seq, req) for s in self._by_id.values() for seq, req in list(s.requests.items())
+                if req.room == room]
+
+    def online(self, player: str) -> bool:
+        return self._players[player] > 0 if player in self._players else False
+
+    def players(self) -> list[str]:
+        return list(self._players)
+
+    def next_seq(self) -> int:
+        return next(self._seqs)
+
+    def claim(self, conn: int, seq: int) -> Any:
+        """The session waiting for answer ``seq``, once: None if it is gone or answered."""
+        session = self._by_id.get(conn)
+        if session is None:
+            return None
+        req = session.requests.pop(seq, None)
+        if req is None:
+            return None
+        if req.timer is not None:
+            req.timer.cancel()
+        return session

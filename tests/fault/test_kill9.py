@@ -84,7 +84,7 @@ def alive(pid: int) -> bool:
 async def chip_totals(data_dir: Path) -> dict[str, int]:
     r = Redis.from_url(EmbeddedRedis(data_dir).url)
     try:
-        return await Store(r).chip_totals()
+        return await Store(r).chip_audit()
     finally:
         await r.aclose()
 

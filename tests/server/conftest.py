@@ -83,3 +83,17 @@ async def redis(redis_url: str) -> AsyncIterator[Redis]:
     r = Redis.from_url(redis_url)
     yield r
     await r.aclose()
+
+
+async def owned(app: App, room: str, timeout: float = 10.0):
+    """The room's actor on ``app``, once ``app`` has taken the room (rooms are taken lazily:
+    by a request, or by the scan for rooms with a due timer and no owner)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while room not in app.directory.actors:
+        if loop.time() > deadline:
+            raise TimeoutError(f"{app.node_id} did not take room {room}")
+        await asyncio.sleep(0.02)
+    return app.directory.actors[room]

@@ -7,8 +7,9 @@ import asyncio
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server import table as tbl
-from server.store import VersionConflict
+from server.room import table as tbl
+from server.store import Fenced, VersionConflict
+from server.store import pack as store_pack
 
 from .highcard import GAME as HIGHCARD
 from .test_play import seated_pair
@@ -82,7 +83,7 @@ async def test_a_deadline_that_passed_while_the_server_was_down_fires_on_start(m
     await a.close()
     await b.close()
     # stop without running the clock: the room actor is stopped first
-    for r in app1.lobby.rooms.values():
+    for r in list(app1.directory.actors.values()):
         await r.stop()
     await app1.stop()
     await asyncio.sleep(0.6)
@@ -97,16 +98,24 @@ async def test_a_deadline_that_passed_while_the_server_was_down_fires_on_start(m
     assert "timed_out" in events
 
 
-async def test_a_stale_writer_is_fenced_by_the_version_check(app):
+async def test_a_stale_writer_is_fenced_by_the_lease_token_and_the_version(app):
     store = app.store
     table = tbl.Table(room="r-fence", game="highcard", options={"name": "x"}, config={}, seats=[None, None], version=1)
-    await store.commit("r-fence", "highcard", 0, tbl.to_dict(table, HIGHCARD), None)
-    table.version = 2
-    await store.commit("r-fence", "highcard", 1, tbl.to_dict(table, HIGHCARD), [{"type": "x"}])
+    assert await store.create_room("r-fence", "highcard", tbl.to_dict(table, HIGHCARD), [], 0, "n-old", 60_000)
+    snap = store_pack(tbl.to_dict(table, HIGHCARD))
+    assert await store.commit("r-fence", "n-old 1", 1, snap, [{"type": "x"}]) == 2
+    # n-old's lease runs out; n-new takes the room with a larger fencing token
+    await store.redis.delete(store.keys.lease("r-fence"))
+    got = await store.acquire("r-fence", "n-new", 60_000)
+    assert got.fence == 2 and got.previous == "n-old" and got.version == 2
+    with pytest.raises(Fenced) as fenced:
+        await store.commit("r-fence", "n-old 1", 2, snap, [{"type": "stale"}])
+    assert fenced.value.holder == "n-new"
+    assert await store.acquire("r-fence", "n-old", 60_000) == "n-new"  # held: not taken
     with pytest.raises(VersionConflict):
-        await store.commit("r-fence", "highcard", 1, tbl.to_dict(table, HIGHCARD), [{"type": "y"}])
-    assert (await store.load_room("r-fence"))["version"] == 2
-    assert [v for v, _ in await store.room_events("r-fence")] == [2]
+        await store.commit("r-fence", "n-new 2", 1, snap, [{"type": "y"}])
+    assert await store.commit("r-fence", "n-new 2", 2, snap, [{"type": "z"}]) == 3
+    assert [(v, [e["type"] for e in evs]) for v, evs in await store.room_events("r-fence")] == [(2, ["x"]), (3, ["z"])]
 
 
 async def test_graceful_shutdown_closes_sockets_with_1001_after_persisting(make_app):
@@ -135,7 +144,7 @@ async def test_when_redis_refuses_a_write_the_action_fails_and_nothing_is_visibl
 
     monkeypatch.setattr(app.store, "commit", failing_commit)
     err = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 9}, "id": "w1"})
-    assert err["code"] == "internal_error"
+    assert err["code"] == "unavailable" and err["room"] == room
     monkeypatch.setattr(app.store, "commit", real_commit)
     now = await a.request({"t": "spectate", "room": room})
     assert now["version"] == snap["version"] and now["view"]["pot"] == 20

@@ -13,11 +13,11 @@ from redis.asyncio import Redis
 from engine.bots import STRATEGIES
 from engine.cards import format_cards
 from engine.game import event_for
-from server import table as tbl
 from server.cli import main
 from server.games import GAMES
 from server.redis_embedded import EmbeddedRedis
 from server.room import shuffled_deck
+from server.room import table as tbl
 from server.store import Store
 
 from .test_real_games import choose
@@ -47,7 +47,7 @@ async def play_one_hand(make_app, game_name: str) -> dict[str, Any]:
     room = reply["room"]
     for i, c in enumerate(clients):
         assert (await c.request({"t": "join", "room": room, "seat": i}))["t"] == "room"
-    actor = app.lobby.rooms[room]
+    actor = app.directory.actors[room]
     rng = random.Random(3)
     for step in range(400):
         hand = actor.table.hand
@@ -209,7 +209,7 @@ async def _write_a_played_room(url: str) -> str:
     while tbl.playing(t):
         events += tbl.play_for(t, game, 0, "timeout")
     r = Redis.from_url(url)
-    await Store(r).commit("r-disk", "holdem", 0, tbl.to_dict(t, game), events)
+    await Store(r).create_room("r-disk", "holdem", tbl.to_dict(t, game), events, 0, "n-test", 1)
     await r.aclose()
     return "r-disk"
 

@@ -88,7 +88,7 @@ async def test_leaving_between_hands_returns_the_stack_to_the_wallet(connect, ap
     await a.request({"t": "join", "room": room, "buy_in": 300})
     left = await a.request({"t": "leave", "room": room})
     assert left["t"] == "left" and not left["pending"] and left["stack"] == 300 and left["wallet"] == 10_000
-    totals = await app.store.chip_totals()
+    totals = await app.store.chip_audit()
     assert totals["tables"] == 0 and totals["wallets"] == totals["grants"]
 
 
@@ -97,15 +97,15 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(connect, app)
     await b.expect("room", room=room, playing=True)
     # seat 1 (bob) is to act; alice (seat 0) leaves: pending, then played for at once on her turn
     pending = await a.request({"t": "leave", "room": room})
-    assert pending["pending"] and pending["wallet"] == 9_500
+    assert pending["pending"] and pending["wallet"] is None  # the chips are still on the table
     await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 10}, "id": "1"})
     done = await a.expect("left", pending=False)
     # alice folded automatically; bob wins the antes
     assert done["stack"] == 490 and done["wallet"] == 9_990 and done["reason"] == "left"
     snap = await b.latest_room(room)
     assert snap["seats"][0] is None and snap["seats"][1]["stack"] == 510
-    totals = await app.store.chip_totals()
-    assert totals["grants"] == totals["wallets"] + totals["tables"]
+    totals = await app.store.chip_audit()
+    assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"]
 
 
 async def test_clock_runs_out_server_plays_the_timeout_action_and_two_in_a_row_sit_out(connect):
@@ -227,14 +227,49 @@ async def test_a_busted_player_stands_up_gets_left_and_keeps_watching(connect, a
     assert busted["reason"] == "busted" and busted["stack"] == 0 and busted["wallet"] == 9_990
     snap = await a.expect("room", room=room, seats=lambda s: s[0] is None)
     assert snap["your_seat"] is None and snap["seats"][1]["stack"] == 510
-    totals = await app.store.chip_totals()
-    assert totals["grants"] == totals["wallets"] + totals["tables"]
+    totals = await app.store.chip_audit()
+    assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"]
 
 
-async def test_healthz_is_503_when_redis_is_gone(tmp_path):
-    import asyncio
+def _status(url: str) -> int:
     import urllib.error
     import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+async def test_healthz_is_503_while_redis_is_gone_and_200_when_it_is_back(tmp_path):
+    import asyncio
+
+    from server.app import App
+    from server.config import Settings
+    from server.redis_embedded import EmbeddedRedis
+
+    from .highcard import GAME
+
+    redis = EmbeddedRedis(tmp_path / "redis")
+    redis.start()
+    app = App(Settings(port=0, redis_url=redis.url), {"highcard": GAME})
+    await app.start()
+    try:
+        assert await asyncio.to_thread(_status, app.url + "healthz") == 200
+        redis.stop()
+        assert await asyncio.to_thread(_status, app.url + "healthz") == 503
+        redis.start()
+        assert await asyncio.to_thread(_status, app.url + "healthz") == 200
+    finally:
+        await app.stop()
+        redis.stop()
+
+
+async def test_the_embedded_redis_is_started_again_when_it_dies(tmp_path):
+    import asyncio
+    import os
+    import signal
 
     from server.app import App
     from server.config import Settings
@@ -244,25 +279,32 @@ async def test_healthz_is_503_when_redis_is_gone(tmp_path):
     app = App(Settings(port=0, data_dir=tmp_path / "data"), {"highcard": GAME})  # its own embedded Redis
     await app.start()
     try:
-        def status() -> int:
-            try:
-                with urllib.request.urlopen(app.url + "healthz", timeout=5) as r:
-                    return r.status
-            except urllib.error.HTTPError as e:
-                return e.code
-
-        assert await asyncio.to_thread(status) == 200
-        app.embedded.stop()
-        assert await asyncio.to_thread(status) == 503
+        c = await Client.connect(app.ws_url)
+        welcome = await c.hello("alice")
+        os.kill(app.embedded.process.pid, signal.SIGKILL)
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            if app.embedded.running() and await asyncio.to_thread(_status, app.url + "healthz") == 200:
+                break
+        assert await asyncio.to_thread(_status, app.url + "healthz") == 200
+        again = await Client.connect(app.ws_url)
+        back = await again.hello(token=welcome["token"])  # the player was kept (append-only file)
+        assert back["t"] == "welcome" and back["player"] == welcome["player"]
+        await c.close()
+        await again.close()
     finally:
         await app.stop()
 
 
-async def test_requests_during_shutdown_are_unavailable(connect, app):
+async def test_requests_during_shutdown_are_unavailable_and_a_released_room_is_taken_again(connect, app):
     c = await connect("alice")
     room = await new_room(c)
     app.lobby.stopping = True
     assert (await c.request({"t": "join", "room": room}))["code"] == "unavailable"
     app.lobby.stopping = False
-    await app.lobby.rooms[room].stop()
-    assert (await c.request({"t": "join", "room": room}))["code"] == "unavailable"
+    await app.directory.actors[room].stop()  # finishes its queue and gives the lease back
+    assert room not in app.directory.actors
+    assert await app.store.lease_holder(room) is None
+    joined = await c.request({"t": "join", "room": room})  # taken again at once
+    assert joined["t"] == "room" and joined["your_seat"] == 0
+    assert room in app.directory.actors

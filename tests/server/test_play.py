@@ -66,8 +66,8 @@ async def test_hand_ends_stacks_settle_and_chips_are_conserved(connect, app: App
     # fixed deck: cards go out in seat order, so seat 1 holds the higher card and wins
     # the pot of 10 + 10 antes + 20 + 30
     assert ended["event"]["stacks"] == [460, 540]
-    totals = await app.store.chip_totals()
-    assert totals["grants"] == totals["wallets"] + totals["tables"] == 20_000
+    totals = await app.store.chip_audit()
+    assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"] == 20_000
 
 
 async def test_msgpack_clients_play_like_json_clients(connect):

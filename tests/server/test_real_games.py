@@ -47,7 +47,7 @@ async def play_one_hand(make_app, game_name: str, *, action_seconds: float = 30)
     for i, c in enumerate(clients):
         joined = await c.request({"t": "join", "room": room, "seat": i})
         assert joined["t"] == "room", joined
-    actor = app.lobby.rooms[room]
+    actor = app.directory.actors[room]
     acts = 0
     for step in range(500 if action_seconds >= 1 else 0):
         table = actor.table
@@ -66,8 +66,8 @@ async def play_one_hand(make_app, game_name: str, *, action_seconds: float = 30)
         assert ack["t"] == "ack", (action, ack)
         acts += 1
     ended = await clients[0].expect("event", timeout=30, event=lambda e: e["type"] == "hand_ended")
-    totals = await app.store.chip_totals()
-    assert totals["grants"] == totals["wallets"] + totals["tables"] == n * 10_000
+    totals = await app.store.chip_audit()
+    assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"] == n * 10_000
     assert sum(s for s in ended["event"]["stacks"] if s is not None) == n * 2000
     for c in clients:
         await c.close()
@@ -116,7 +116,7 @@ async def test_holdem_views_never_show_another_seats_hole_cards(make_app):
 
 
 def test_holdem_button_moves_each_hand_and_heads_up_the_button_posts_the_small_blind():
-    from server import table as tbl
+    from server.room import table as tbl
 
     game = GAMES["holdem"]
     t = tbl.Table(room="r", game="holdem", options={"action_seconds": 30, "between_hands_seconds": 0,
@@ -152,18 +152,18 @@ async def test_a_table_the_engine_cannot_deal_waits_quietly_until_it_changes(mak
     await a.request({"t": "join", "room": room, "buy_in": 5})
     joined = await b.request({"t": "join", "room": room, "buy_in": 500})
     assert not joined["playing"]
-    actor = app.lobby.rooms[room]
+    actor = app.directory.actors[room]
     import asyncio
 
     wakeups = 0
-    real_auto_steps = actor._auto_steps
+    real_due = actor._due
 
-    async def counting_auto_steps():
+    async def counting_due():
         nonlocal wakeups
         wakeups += 1
-        await real_auto_steps()
+        await real_due()
 
-    actor._auto_steps = counting_auto_steps
+    actor._due = counting_due
     await a.request({"t": "sit_in", "room": room})  # a command wakes the actor once
     await asyncio.sleep(0.2)
     assert wakeups <= 2  # it does not spin retrying

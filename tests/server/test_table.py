@@ -6,8 +6,8 @@ import msgpack
 import pytest
 
 from engine.errors import IllegalAction
-from server import table as tbl
 from server.protocol import ProtocolError
+from server.room import table as tbl
 
 from .highcard import GAME
 

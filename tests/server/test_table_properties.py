@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
-from server import table as tbl
 from server.games import GAMES
 from server.protocol import ProtocolError
+from server.room import table as tbl
 
 from .highcard import GAME as HIGHCARD
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.game import Event, Game
 
-from .protocol import ProtocolError
+from ..protocol import ProtocolError
 
 ANSWERS_KEPT = 256
 SIT_OUT_AFTER_TIMEOUTS = 2
@@ -65,6 +65,9 @@ class Table:
     next_hand_ms: int | None = None  # earliest start of the next hand
     bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
     answers: list[list[Any]] = field(default_factory=list)  # [player, action id, version]
+    # chips moving between wallets and this table (see server/room/core.py):
+    xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
+    xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
 
 
 def clone(table: Table) -> Table:
@@ -77,6 +80,8 @@ def clone(table: Table) -> Table:
         table,
         seats=[None if s is None else replace(s) for s in table.seats],
         answers=[list(a) for a in table.answers],
+        xin=list(table.xin),
+        xout=[list(x) for x in table.xout],
     )
 
 
@@ -162,6 +167,9 @@ def next_wakeup_ms(table: Table, game: Game) -> int | None:
     if playing(table):
         if table.hand.to_act is None:
             return None
+        info = table.seats[table.hand.to_act]
+        if info is not None and info.leaving:
+            return 0  # a leaving player's turn is played at once
         if bot_to_act(table) is not None:
             times = [x for x in (table.deadline_ms, table.bot_act_ms or 0) if x is not None]
             return min(times)
@@ -422,6 +430,8 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "next_hand_ms": table.next_hand_ms,
         "bot_act_ms": table.bot_act_ms,
         "answers": table.answers,
+        "xin": table.xin,
+        "xout": table.xout,
     }
 
 
@@ -440,4 +450,6 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         next_hand_ms=d["next_hand_ms"],
         bot_act_ms=d.get("bot_act_ms"),  # absent in snapshots written before bot seats
         answers=[list(a) for a in d["answers"]],
+        xin=list(d.get("xin", ())),  # absent in snapshots written before scale-out
+        xout=[list(x) for x in d.get("xout", ())],
     )

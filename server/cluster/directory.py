@@ -1,0 +1,341 @@
+"""The room directory: where a room request is decided, and getting it there.
+
+A room is decided by the process holding its lease (its *owner*). For a request, the
+directory hands the command to the local :class:`~server.room.actor.RoomActor` if this
+process owns the room; takes the room if nobody does (``acquire``: a new fencing token,
+the snapshot loaded, timers re-armed with the time left); and otherwise forwards the
+command to the owner's inbox (a Redis stream per process), which decides it and answers
+the requesting connection through this process's inbox, or with the change itself.
+
+Every request waits for its answer with a timer. If the owner does not answer in
+``forward_timeout`` (it died, or is frozen), the request is routed again: by then the
+dead owner's lease may have run out and this process takes the room. After
+``MAX_TRIES`` the client gets ``unavailable`` (an ``act`` may be resent with the same
+id: it is applied at most once, by whichever process owns the room).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from engine.game import Game
+
+from ..aio import Background, single_flight
+from ..config import Settings
+from ..metrics import Metrics
+from ..protocol import error_message
+from ..room import table as tbl
+from ..room.actor import Lease, RoomActor
+from ..room.core import Command, Origin, RoomCore, command_from_wire, command_to_wire
+from ..room.view import RoomView, Views
+from ..session import OpenRequest, Session, Sessions
+from ..store import UNAVAILABLE, Acquired, Store, pack, unpack
+
+log = logging.getLogger(__name__)
+
+MAX_TRIES = 4
+LEASE_SAFETY = 0.8  # act as if a lease ran out after this share of its time
+
+
+class Directory:
+    """This process's rooms, and the routing of room requests (also the actors' host)."""
+
+    def __init__(self, node: str, store: Store, views: Views, sessions: Sessions, games: Mapping[str, Game],
+                 settings: Settings, metrics: Metrics, clock: Callable[[], int],
+                 deck: Callable[[int], list[int]],
+                 send_to_node: Callable[[str, dict[str, Any]], Awaitable[bool]]) -> None:
+        self.node = node
+        self.store = store
+        self.views = views
+        self.sessions = sessions
+        self.games = dict(games)
+        self.settings = settings
+        self.metrics = metrics
+        self.clock = clock
+        self.deck = deck
+        self.send_to_node = send_to_node
+        self.lease_ms = settings.lease_ms
+        self.idle_seconds = settings.room_idle_seconds
+        self.actors: dict[str, RoomActor] = {}
+        self.stopping = False
+        self._acquiring: dict[str, asyncio.Future[Any]] = {}
+        self.background = Background()
+        self._rng = random.Random(secrets.randbits(64))
+
+    # --- requests from this process's connections ---------------------------------------
+
+    def origin(self, session: Session, ref: Any) -> Origin:
+        assert session.player_id is not None
+        return Origin(self.node, session.id, self.sessions.next_seq(), ref, session.player_id, session.name or "?")
+
+    async def request(self, session: Session, room: str, cmd: Command) -> None:
+        """Route a room command from a local connection; its answer (or an error) arrives
+        on the connection later, exactly once."""
+        try:
+            view = await self.views.open(room)
+        except UNAVAILABLE:
+            session.send(_unavailable(cmd.origin.ref, room))
+            return
+        if view is None:
+            session.send(error_message("no_such_room", f"no room {room[:64]!r}", cmd.origin.ref, "room"))
+            return
+        view.touched = time.monotonic()
+        req = OpenRequest(room, cmd)
+        session.requests[cmd.origin.seq] = req
+        self._arm(req, cmd.origin)
+        await self.route(room, cmd)
+
+    def _arm(self, req: OpenRequest, origin: Origin) -> None:
+        if req.timer is not None:
+            req.timer.cancel()
+        req.timer = asyncio.get_running_loop().call_later(
+            self.settings.forward_timeout, self._timed_out, origin)
+
+    def _timed_out(self, origin: Origin) -> None:
+        session = self.sessions.get(origin.conn)
+        req = session.requests.get(origin.seq) if session is not None else None
+        if req is None:
+            return
+        self.metrics.forward_timeouts.inc()
+        self._again(session, req, origin)
+
+    def _again(self, session: Session, req: OpenRequest, origin: Origin) -> None:
+        req.tries += 1
+        if req.tries >= MAX_TRIES or self.stopping:
+            if self.sessions.claim(origin.conn, origin.seq) is not None:
+                session.send(_unavailable(origin.ref, req.room))
+            return
+        self._arm(req, origin)
+        self.background.spawn(self.route(req.room, req.command))
+
+    def moved(self, origin: Origin) -> None:
+        """The process we asked does not own the room (any more): ask again."""
+        session = self.sessions.get(origin.conn)
+        req = session.requests.get(origin.seq) if session is not None else None
+        if req is not None:
+            self._again(session, req, origin)
+
+    async def route(self, room: str, cmd: Command, forwarded: bool = False) -> None:
+        """Get ``cmd`` decided by the room's owner (taking the room if nobody owns it).
+
+        ``forwarded``: another process sent it here believing this one the owner; if it
+        is not, the requester is told to route again instead of forwarding further."""
+        try:
+            actor = self.actors.get(room)
+            if actor is not None and actor.submit(cmd):
+                return
+            if self.stopping:
+                self._refuse(cmd, forwarded)
+                return
+            holder = await self.store.lease_holder(room)
+            if holder is None or holder == self.node:
+                got = await self.acquire(room)
+                if isinstance(got, RoomActor):
+                    if got.submit(cmd):
+                        return
+                    self._refuse(cmd, forwarded)
+                    return
+                if got is None:
+                    self.deliver(cmd.origin, error_message("no_such_room", f"no room {room[:64]!r}",
+                                                           cmd.origin.ref, "room"))
+                    return
+                holder = got
+            if forwarded:
+                self._refuse(cmd, forwarded)
+                return
+            self.metrics.forwarded.inc()
+            self._mark_sent(cmd.origin, holder)
+            if not await self.send_to_node(holder, {"k": "cmd", "room": room, "cmd": command_to_wire(cmd),
+                                                    "sent": time.time()}):
+                log.info("room %s: owner %s has no inbox (gone); waiting for its lease to run out", room, holder)
+        except UNAVAILABLE:
+            self.deliver(cmd.origin, _unavailable(cmd.origin.ref, room))
+
+    def _mark_sent(self, origin: Origin, node: str) -> None:
+        session = self.sessions.get(origin.conn) if origin.node == self.node else None
+        req = session.requests.get(origin.seq) if session is not None else None
+        if req is not None:
+            req.sent_to = node
+
+    def room_moved(self, room: str, owner: str) -> None:
+        """``owner`` just took ``room``: requests for it forwarded to another node (most
+        likely a dead one) are routed again now instead of waiting for their timeout."""
+        for session, _seq, req in self.sessions.waiting_on(room):
+            if req.sent_to is not None and req.sent_to != owner:
+                req.sent_to = None
+                self._again(session, req, req.command.origin)
+
+    def _refuse(self, cmd: Command, forwarded: bool) -> None:
+        if forwarded or cmd.origin.node != self.node:
+            self.background.spawn(self.send_to_node(cmd.origin.node, {"k": "moved", "origin": cmd.origin.to_wire()}))
+        else:
+            self.moved(cmd.origin)
+
+    # --- internal requests (the transfer sweeper) -----------------------------------------
+
+    async def ask(self, room: str, make: Callable[[Origin], Command], timeout: float) -> dict[str, Any] | None:
+        """Send an internal command to the room's owner and wait for the answer (None:
+        no answer in time)."""
+        internal = self.sessions.internal
+        seq = self.sessions.next_seq()
+        origin = Origin(self.node, 0, seq, seq, "", "")
+        cmd = make(origin)
+        fut = internal.expect(seq)
+        internal.requests[seq] = OpenRequest(room, cmd)
+        try:
+            await self.route(room, cmd)
+            return await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            internal.requests.pop(seq, None)
+            internal.forget(seq)
+
+    # --- answers ------------------------------------------------------------------------
+
+    def deliver(self, origin: Origin, msg: dict[str, Any]) -> None:
+        """Answer a request, here or on the process that holds its connection."""
+        if origin.node == self.node:
+            session = self.sessions.claim(origin.conn, origin.seq)
+            if session is not None:
+                session.send(msg)
+            return
+        self.background.spawn(self.send_to_node(origin.node, {
+            "k": "ans", "conn": origin.conn, "seq": origin.seq, "msg": msg}))
+
+    def on_inbox(self, message: dict[str, Any]) -> None:
+        """A message from another process's directory."""
+        kind = message.get("k")
+        if kind == "cmd":
+            cmd = command_from_wire(message["cmd"])
+            self.metrics.forward_latency.observe(max(0.0, time.time() - message.get("sent", time.time())))
+            self.background.spawn(self.route(message["room"], cmd, forwarded=True))
+        elif kind == "ans":
+            session = self.sessions.claim(message["conn"], message["seq"])
+            if session is not None:
+                session.send(message["msg"])
+        elif kind == "moved":
+            self.moved(Origin.from_wire(message["origin"]))
+
+    # --- owning rooms -------------------------------------------------------------------
+
+    async def acquire(self, room: str) -> RoomActor | str | None:
+        """Take the room unless another process holds it: the new local actor, the
+        holder's node id, or None if there is no such room."""
+        actor = self.actors.get(room)
+        if actor is not None and not actor.closed and room not in self._acquiring:
+            return actor
+        return await single_flight(self._acquiring, room, lambda: self._acquire(room))
+
+    async def _acquire(self, room: str) -> RoomActor | str | None:
+        old = self.actors.get(room)
+        if old is not None and not old.closed:
+            return old
+        if old is not None:  # a dropped or releasing actor: let it finish first
+            await old.stop(release=False)
+        sent = time.monotonic()
+        got = await self.store.acquire(room, self.node, self.lease_ms)
+        if not isinstance(got, Acquired):
+            return got
+        snap = unpack(got.snapshot)
+        game = self.games.get(snap["game"])
+        if game is None:
+            log.warning("room %s hosts game %r, which this server does not: not taken", room, snap["game"])
+            await self.store.release(room, f"{self.node} {got.fence}")
+            return None
+        table = tbl.from_dict(snap, game)
+        view = await self.views.open(room)
+        if view is None:  # deleted between the two reads: cannot happen today
+            return None
+        if table.version > view.version:
+            self.views.apply(view, table, [], [])
+        lease = Lease(self.node, got.fence, sent + self.lease_ms / 1000 * LEASE_SAFETY)
+        actor = self._start(game, table, view, lease)
+        self.metrics.ownership.labels("acquired").inc()
+        self.room_moved(room, self.node)
+        self.background.spawn(self._announce(room))
+        if got.previous and got.previous != self.node:
+            self.metrics.ownership.labels("taken_over").inc()
+            log.info("room %s: taken over from %s by %s (fence %d, version %d)",
+                     room, got.previous, self.node, got.fence, table.version)
+        else:
+            log.info("room %s: owned by %s (fence %d, version %d)", room, self.node, got.fence, table.version)
+        return actor
+
+    def start_created(self, game: Game, table: tbl.Table, view: RoomView, fence: int, sent: float) -> RoomActor:
+        """Start the actor of a room this process just created (and holds the lease of)."""
+        lease = Lease(self.node, fence, sent + self.lease_ms / 1000 * LEASE_SAFETY)
+        self.metrics.ownership.labels("acquired").inc()
+        return self._start(game, table, view, lease)
+
+    def _start(self, game: Game, table: tbl.Table, view: RoomView, lease: Lease) -> RoomActor:
+        # if this process dies, someone must look at the room once the lease has run out
+        self.background.spawn(self._wake_after_lease(table.room))
+        core = RoomCore(game, table, deck=self.deck, new_id=lambda: secrets.token_hex(8),
+                        rng=random.Random(self._rng.getrandbits(64)))
+        actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock)
+        self.actors[table.room] = actor
+        view.pins += 1
+        self.metrics.rooms.labels(game.name).inc()
+        actor.start()
+        return actor
+
+    async def _announce(self, room: str) -> None:
+        """Tell every process showing the room that this one owns it now."""
+        try:
+            await self.store.publish_notice(room, {"owner": self.node, "from": self.node})
+        except UNAVAILABLE:
+            pass  # their requests time out and are routed again instead
+
+    async def _wake_after_lease(self, room: str) -> None:
+        try:
+            await self.store.set_wakeups({room: self.clock() + self.lease_ms})
+        except UNAVAILABLE:
+            pass  # the renewals write it too
+
+    # --- ActorHost -----------------------------------------------------------------------
+
+    def reroute(self, room: str, cmd: Command) -> None:
+        if cmd.origin.node == self.node:
+            self.moved(cmd.origin)
+        else:
+            self.background.spawn(self.send_to_node(cmd.origin.node, {"k": "moved", "origin": cmd.origin.to_wire()}))
+
+    def actor_gone(self, actor: RoomActor, reason: str) -> None:
+        if self.actors.get(actor.room) is actor:
+            del self.actors[actor.room]
+        actor.view.pins -= 1
+        self.metrics.rooms.labels(actor.core.game.name).dec()
+        log.info("room %s: no longer owned by %s (%s)", actor.room, self.node, reason)
+        self.views.maybe_close(actor.view)
+
+    def lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
+        self.background.spawn(self._lobby_entry(room, summary))
+
+    async def _lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
+        try:
+            await self.store.set_lobby_entry(room, summary)
+            await self.store.publish(self.store.keys.lobby_channel, pack({"room": room}))
+        except UNAVAILABLE:
+            pass  # the next change (or the next owner) writes it again
+
+    # --- shutdown --------------------------------------------------------------------------
+
+    async def stop(self) -> None:
+        """Refuse new requests, let every room finish its queue, give the leases back."""
+        self.stopping = True
+        await asyncio.gather(*(a.stop(release=True) for a in list(self.actors.values())))
+        await self.background.wait(2.0)
+
+
+def _unavailable(ref: Any, room: str | None = None) -> dict[str, Any]:
+    extra = {"room": room} if room else {}
+    return error_message("unavailable", "the room's server is not reachable right now; nothing changed "
+                         "that you were not told of: retry (an act with the same id is applied at most once)",
+                         ref, **extra)

@@ -1,0 +1,369 @@
+"""This process as one node of a cardroom cluster: the loops that tie it to the others.
+
+A node has a random id (``n-...``) and runs four background loops on Redis:
+
+* **inbox**: reads its stream ``{node}:inbox`` (``XREAD BLOCK``): commands forwarded by
+  other nodes for rooms this node owns, and answers to requests of its connections;
+* **pub/sub**: one subscription per room this node shows to someone, plus the lobby
+  channel; room changes go to :class:`~server.room.view.Views`, lobby changes to the
+  lobby. After the connection to Redis comes back, every view is reloaded;
+* **renew**: every third of the lease time, renews the lease of every room owned here
+  (a room whose lease is gone, or could not be renewed before the node's own deadline,
+  is dropped at once), records for each a time by which another node should look at it
+  if this one dies (``wakeups``), says the node is alive, and refreshes presence;
+* **scan**: takes rooms whose wake-up time has passed and whose owner is gone (turn
+  timers of a dead node's rooms run out on another node), and completes buy-ins left
+  half done by a crash (the transfer sweeper).
+
+When Redis is unreachable each loop logs it once, backs off and keeps trying.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..config import Settings
+from ..metrics import Metrics
+from ..room.core import Settle
+from ..room.view import PRESENCE_REFRESH_SECONDS, Views
+from ..session import Sessions
+from ..store import UNAVAILABLE, Store
+from .directory import LEASE_SAFETY, Directory
+
+log = logging.getLogger(__name__)
+
+SCAN_SECONDS = 0.5
+PRESENCE_TTL_MS = 30_000
+
+
+def new_node_id() -> str:
+    return "n-" + secrets.token_hex(5)
+
+
+class Outage:
+    """Logs the first failure of a loop and its recovery, not every failed attempt."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.since: float | None = None
+
+    def failed(self, exc: BaseException) -> float:
+        """Note a failure; returns how long to wait before trying again."""
+        if self.since is None:
+            self.since = time.monotonic()
+            log.warning("%s: Redis unavailable (%s); retrying", self.what, exc)
+        return min(2.0, 0.1 + (time.monotonic() - self.since) / 4) * random.uniform(0.8, 1.2)
+
+    def ok(self) -> bool:
+        """Note a success; True if it ends an outage."""
+        if self.since is None:
+            return False
+        log.warning("%s: Redis is back after %.1f s", self.what, time.monotonic() - self.since)
+        self.since = None
+        return True
+
+
+class Node:
+    def __init__(self, node_id: str, store: Store, pubsub_client: Any, settings: Settings, metrics: Metrics,
+                 sessions: Sessions, clock: Callable[[], int]) -> None:
+        self.id = node_id
+        self.store = store
+        self.settings = settings
+        self.metrics = metrics
+        self.sessions = sessions
+        self.clock = clock
+        self._pubsub = pubsub_client.pubsub()
+        self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.directory: Directory | None = None
+        self.views: Views | None = None
+        self.on_lobby: Callable[[], None] = lambda: None
+        self._inbox_after = "0-0"
+        self._stopping = False
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def start(self, directory: Directory, views: Views) -> None:
+        self.directory = directory
+        self.views = views
+        await self.store.open_inbox(self.id, self._inbox_ttl())
+        self._inbox_after = "0-0"
+        await self.store.heartbeat(self.id, self.clock() + 3 * self.settings.lease_ms, self._inbox_ttl())
+        await self.subscribe(self.store.keys.lobby_channel)
+        for loop in (self._inbox_loop, self._pubsub_loop, self._renew_loop, self._scan_loop):
+            self._tasks.append(asyncio.create_task(loop(), name=f"{self.id} {loop.__name__}"))
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for t in self._tasks:
+            t.cancel()
+        try:  # a blocked XREAD does not always end on cancel: close its connection
+            await self.store.blocking.aclose()
+        except Exception:
+            pass
+        await asyncio.wait(self._tasks, timeout=2.0)
+        self._tasks.clear()
+        try:
+            await self.store.leave_cluster(self.id)
+            if self.views is not None:
+                await self.store.clear_spectators(self.id, list(self.views.views))
+        except UNAVAILABLE:
+            pass
+        try:
+            await self._pubsub.aclose()
+        except Exception:
+            pass
+
+    def _inbox_ttl(self) -> int:
+        return max(10_000, 4 * self.settings.lease_ms)
+
+    # --- pub/sub -------------------------------------------------------------------------
+
+    async def subscribe(self, channel: str) -> None:
+        """Subscribe and wait (briefly) for Redis to confirm it."""
+        fut = self._confirm.get(channel)
+        if fut is None or fut.done():
+            fut = asyncio.get_running_loop().create_future()
+            self._confirm[channel] = fut
+        await self._pubsub.subscribe(channel)
+        if not self._tasks:  # the reader is not running yet (start): read the confirmation here
+            while not fut.done():
+                msg = await self._pubsub.get_message(timeout=1.0)
+                if msg is None:
+                    break
+                self._on_pubsub(msg)
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), 2.0)
+        except TimeoutError:
+            log.warning("no confirmation of the subscription to %s yet", channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        self._confirm.pop(channel, None)
+        try:
+            await self._pubsub.unsubscribe(channel)
+        except UNAVAILABLE:
+            pass  # gone with the connection; not re-subscribed since unsubscribe() removed it
+
+    async def _pubsub_loop(self) -> None:
+        outage = Outage("pub/sub")
+        while True:
+            try:
+                msg = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except UNAVAILABLE as exc:
+                await asyncio.sleep(outage.failed(exc))
+                continue
+            except Exception:
+                log.exception("pub/sub reader failed")
+                await asyncio.sleep(1.0)
+                continue
+            if outage.ok() and self.views is not None:
+                await self.views.resync()  # changes published while we were away
+                self.on_lobby()
+            if msg is not None:
+                try:
+                    await self._on_message(msg)
+                except Exception:
+                    log.exception("handling a pub/sub message failed")
+
+    def _on_pubsub(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") == "subscribe":
+            fut = self._confirm.get(_text(msg["channel"]))
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+
+    async def _on_message(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") != "message":
+            self._on_pubsub(msg)
+            return
+        channel = _text(msg["channel"])
+        if channel == self.store.keys.lobby_channel:
+            self.on_lobby()
+            return
+        room = channel[len(self.store.keys.room_channel("")):]
+        if self.views is not None:
+            await self.views.on_message(room, msg["data"])
+
+    # --- inbox ---------------------------------------------------------------------------
+
+    async def send(self, node: str, message: dict[str, Any]) -> bool:
+        """Put a message in another node's inbox; False if that node is gone."""
+        if node == self.id and self.directory is not None:
+            self.directory.on_inbox(message)
+            return True
+        try:
+            return await self.store.send_to_node(node, message)
+        except UNAVAILABLE:
+            return False
+
+    async def _inbox_loop(self) -> None:
+        outage = Outage("inbox")
+        while not self._stopping:
+            try:
+                entries = await self.store.read_inbox(self.id, self._inbox_after, block_ms=1000)
+            except asyncio.CancelledError:
+                raise
+            except UNAVAILABLE as exc:
+                if self._stopping:
+                    return
+                await asyncio.sleep(outage.failed(exc))
+                continue
+            outage.ok()
+            for entry_id, message in entries:
+                self._inbox_after = entry_id
+                if self.directory is not None and message.get("k") != "open":
+                    try:
+                        self.directory.on_inbox(message)
+                    except Exception:
+                        log.exception("inbox message %r failed", message.get("k"))
+
+    # --- leases, liveness, presence ------------------------------------------------------------
+
+    async def _every(self, what: str, seconds: Callable[[], float], step: Callable[[], Any]) -> None:
+        """Run ``step`` every ``seconds()`` for good. While Redis is unreachable, log it
+        once, drop the rooms whose lease may have run out, and keep trying."""
+        outage = Outage(what)
+        while True:
+            await asyncio.sleep(seconds())
+            try:
+                await step()
+            except asyncio.CancelledError:
+                raise
+            except UNAVAILABLE as exc:
+                outage.failed(exc)
+                self._drop_expired()
+                continue
+            except Exception:
+                log.exception("%s failed", what)
+                continue
+            outage.ok()
+
+    async def _renew_loop(self) -> None:
+        last_presence = 0.0
+
+        async def step() -> None:
+            nonlocal last_presence
+            await self._renew()
+            if time.monotonic() - last_presence >= PRESENCE_REFRESH_SECONDS:
+                last_presence = time.monotonic()
+                await self._refresh_presence()
+
+        await self._every("lease renewal", lambda: self.settings.lease_ms / 3000, step)
+
+    async def _renew(self) -> None:
+        assert self.directory is not None
+        actors = [a for a in self.directory.actors.values() if not a.closed]
+        lease_ms = self.settings.lease_ms
+        sent = time.monotonic()
+        try:
+            held = await asyncio.wait_for(
+                self.store.renew([(a.room, a.lease.token) for a in actors], lease_ms), lease_ms / 2000)
+        except TimeoutError:
+            self.metrics.lease_renew_failures.inc(len(actors))
+            self._drop_expired()
+            return
+        except UNAVAILABLE:
+            self.metrics.lease_renew_failures.inc(len(actors))
+            raise
+        for actor, ok in zip(actors, held, strict=True):
+            if ok:
+                actor.renewed(sent + lease_ms / 1000 * LEASE_SAFETY)
+            else:
+                self.metrics.lease_renew_failures.inc()
+                actor.lease_lost("lease lost")
+        now = self.clock()
+        await self.store.set_wakeups({a.room: now + lease_ms for a in actors if not a.closed})
+        if not await self.store.heartbeat(self.id, now + 3 * lease_ms, self._inbox_ttl()):
+            await self.store.open_inbox(self.id, self._inbox_ttl())  # lost with a Redis restart
+
+    def _drop_expired(self) -> None:
+        """Drop every room whose lease may have run out by our own clock."""
+        if self.directory is None:
+            return
+        now = time.monotonic()
+        for actor in list(self.directory.actors.values()):
+            if not actor.closed and now >= actor.lease.deadline:
+                actor.lease_lost("lease could not be renewed in time")
+
+    async def _refresh_presence(self) -> None:
+        now = self.clock()
+        await self.store.refresh_presence(self.sessions.players(), self.id, now + PRESENCE_TTL_MS, now)
+        if self.views is not None:
+            await self.views.refresh_presence()
+            self.views.close_idle()
+        self.metrics.pending_transfers.set(await self.store.pending_transfers())
+
+    # --- orphaned rooms and half-done transfers -------------------------------------------------
+
+    async def _scan_loop(self) -> None:
+        last_sweep = 0.0
+
+        async def step() -> None:
+            nonlocal last_sweep
+            await self._take_orphans()
+            if time.monotonic() - last_sweep >= self._stale_transfer_ms() / 2000:
+                last_sweep = time.monotonic()
+                await self._sweep_transfers()
+
+        await self._every("scan", lambda: SCAN_SECONDS * random.uniform(0.5, 1.5), step)
+
+    async def _take_orphans(self) -> None:
+        assert self.directory is not None
+        if self.directory.stopping:
+            return
+        for room in await self.store.due_rooms(self.clock()):
+            if room in self.directory.actors:
+                continue
+            holder = await self.store.lease_holder(room)
+            if holder is not None and holder != self.id:
+                continue
+            got = await self.directory.acquire(room)
+            if got is None:
+                await self.store.set_wakeups({room: None})
+
+    def _stale_transfer_ms(self) -> int:
+        """A buy-in this old is looked at by the sweeper (it normally completes in
+        milliseconds; asking the room about one still in progress is harmless: the
+        question waits behind it in the room's queue)."""
+        return 2 * self.settings.lease_ms
+
+    async def _sweep_transfers(self) -> None:
+        """Finish or refund buy-ins whose process died between taking the chips from the
+        wallet and storing (or not) the seat: the room says whether it stored them."""
+        assert self.directory is not None
+        stale_before = self.clock() - self._stale_transfer_ms()
+        for player, xid in await self.store.stale_transfers(stale_before):
+            entry = await self.store.journal_entry(player, xid)
+            if entry is None:
+                await self.store.forget_transfer(player, xid)
+                continue
+            room, amount = entry
+            answer = await self.directory.ask(room, lambda o, x=xid: Settle(o, x),
+                                              timeout=self.settings.forward_timeout)
+            if answer is None:
+                continue
+            if answer.get("t") == "error":
+                if answer.get("code") != "no_such_room":
+                    continue
+                applied = False
+            else:
+                applied = bool(answer["applied"])
+            if applied:
+                await self.store.finish_debit(player, xid, room)
+                log.warning("transfer %s: buy-in of %d by %s into %s was stored; journal closed",
+                            xid, amount, player, room)
+            else:
+                wallet = await self.store.refund(player, xid)
+                log.warning("transfer %s: buy-in of %d by %s into %s was never stored; refunded (wallet %s)",
+                            xid, amount, player, room, wallet)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

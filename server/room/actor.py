@@ -1,0 +1,403 @@
+"""The room actor: the asyncio adapter around a :class:`~server.room.core.RoomCore`.
+
+One task per room this process owns. It takes one command at a time from its queue
+(or, when the core's next timer is due, the time), asks the core what to do, and does
+it: takes a buy-in from a wallet, stores the change in Redis with the fenced commit
+(*durable before visible*: the commit script publishes the change only once stored),
+shows it to this process's viewers, completes the chip transfers, and answers.
+
+Ownership is a lease (see :mod:`server.cluster.directory`). The node renews it; the
+actor refuses to write once the lease could have run out by its own monotonic clock,
+and on any sign that it is no longer the owner (the commit's fence check fails) it
+*drops* the room at once: no retry, no reload. Commands still queued are handed back to
+be routed to the new owner. When Redis cannot be reached mid-commit the outcome is
+unknown, so the requester is told ``unavailable`` and the room is dropped too; whoever
+takes it next loads what Redis really holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..faults import crash_point
+from ..metrics import Metrics
+from ..protocol import error_message
+from ..store import UNAVAILABLE, Acquired, Fenced, Store, VersionConflict, lease_token, pack
+from . import table as tbl
+from .core import Change, Command, Origin, Payout, Reply, RoomCore, left_message, lobby_summary
+from .view import RoomView, Views
+
+log = logging.getLogger(__name__)
+
+_STOP = object()
+RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
+
+
+@dataclass
+class Lease:
+    """This process's hold on a room: the fencing token and when it may run out."""
+
+    node: str
+    fence: int
+    deadline: float  # time.monotonic() after which the lease may have expired in Redis
+
+    @property
+    def token(self) -> str:
+        return lease_token(self.node, self.fence)
+
+
+class ActorHost(Protocol):
+    """What an actor needs from its process."""
+
+    lease_ms: int
+    idle_seconds: float
+
+    def deliver(self, origin: Origin, msg: dict[str, Any]) -> None:
+        """Answer a request, on whichever process holds its connection."""
+
+    def reroute(self, room: str, cmd: Command) -> None:
+        """This process cannot decide ``cmd`` after all: route it again."""
+
+    def actor_gone(self, actor: RoomActor, reason: str) -> None:
+        """The actor stopped (dropped, released or stopped)."""
+
+    def lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
+        """Publish the room's lobby summary (in the background)."""
+
+
+class RoomActor:
+    def __init__(self, core: RoomCore, view: RoomView, lease: Lease, host: ActorHost, store: Store,
+                 views: Views, metrics: Metrics, clock: Callable[[], int]) -> None:
+        self.core = core
+        self.view = view
+        self.lease = lease
+        self.host = host
+        self.store = store
+        self.views = views
+        self.metrics = metrics
+        self.clock = clock
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False  # no new commands (dropped, releasing or stopping)
+        self._retry_at = 0.0  # monotonic: a failed step waits until then
+        self._summary: dict[str, Any] | None = None
+        self._dropped: str | None = None  # why the room was dropped
+        self._release_on_stop = False
+
+    @property
+    def room(self) -> str:
+        return self.core.room
+
+    @property
+    def table(self) -> tbl.Table:
+        return self.core.table
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"room {self.room}")
+
+    def submit(self, cmd: Command) -> bool:
+        """Queue a command; False if this actor no longer takes any (route it again)."""
+        if self.closed:
+            return False
+        self.queue.put_nowait((cmd, time.perf_counter()))
+        return True
+
+    async def stop(self, release: bool = True) -> None:
+        """Finish the queued commands, then stop; ``release`` gives the lease back so
+        another process can take the room at once (graceful shutdown)."""
+        if not self.closed:
+            self.closed = True
+            self._release_on_stop = release
+            self.queue.put_nowait(_STOP)
+        if self.task is not None:
+            await asyncio.shield(self.task)
+
+    def renewed(self, deadline: float) -> None:
+        self.lease.deadline = deadline
+
+    def lease_lost(self, reason: str) -> None:
+        """The node found the lease gone (or could not renew it in time)."""
+        self._drop(reason)
+
+    # --- the loop ----------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        reason = "stopped"
+        try:
+            await self._pay(self.core.unpaid())  # cash-outs a previous owner did not finish
+            self._publish_summary()
+            idle_since = time.monotonic()
+            while True:
+                item = await self._next(idle_since)
+                if item is None:  # idle: let the room go
+                    if self._idle():
+                        self.closed = True
+                        self._release_on_stop = True
+                        reason = "idle"
+                        break
+                    continue
+                if item is _STOP:
+                    break
+                if isinstance(item, tuple):
+                    await self._command(*item)
+                else:
+                    await self._due()
+                idle_since = time.monotonic()
+                if self._dropped:
+                    break
+        except asyncio.CancelledError:
+            reason = "cancelled"
+            raise
+        except Exception:
+            log.exception("room %s: the actor failed", self.room)
+            self._drop("actor failed")
+            reason = "actor failed"
+        finally:
+            if not self._dropped and self._release_on_stop:
+                await self._release()
+            self._hand_back_queue()
+            self.host.actor_gone(self, self._dropped or reason)
+
+    async def _next(self, idle_since: float) -> Any:
+        """The next queued command, ``"due"`` when a timer is due, None when idle too long."""
+        if not self.queue.empty():
+            return self.queue.get_nowait()
+        wake = self.core.wake_ms()
+        now = self.clock()
+        timeout: float | None = None
+        if wake is not None or self.core.unpaid():
+            due_ms = now if wake is None else wake
+            timeout = max(0.0, (due_ms - now) / 1000, self._retry_at - time.monotonic())
+            if timeout == 0.0:
+                return "due"
+        idle_left = self.host.idle_seconds - (time.monotonic() - idle_since)
+        waiting = timeout if timeout is not None else max(0.0, idle_left)
+        try:
+            return await asyncio.wait_for(self.queue.get(), waiting)
+        except TimeoutError:
+            return "due" if timeout is not None else None
+
+    def _idle(self) -> bool:
+        return self.queue.empty() and self.core.wake_ms() is None and not self.core.unpaid()
+
+    async def _command(self, cmd: Command, enqueued: float) -> None:
+        try:
+            decision = self.core.handle(cmd, self.clock())
+        except Exception:
+            log.exception("room %s: command %s failed", self.room, cmd.kind)
+            self._count(cmd, "internal_error")
+            self.host.deliver(cmd.origin, error_message(
+                "internal_error", "the server failed to process this request; nothing changed",
+                cmd.origin.ref, room=self.room))
+            return
+        if isinstance(decision, Reply):
+            self._count(cmd, decision.msg.get("code") if decision.msg.get("t") == "error" else None,
+                        duplicate=decision.msg.get("t") == "ack")
+            self.host.deliver(decision.origin, decision.msg)
+            return
+        if await self._store(decision, cmd) and cmd.kind == "act":
+            self.metrics.actions.labels("accepted").inc()
+            self.metrics.action_latency.observe(time.perf_counter() - enqueued)
+
+    async def _due(self) -> None:
+        if self.core.unpaid():
+            await self._pay(self.core.unpaid())
+        if time.monotonic() < self._retry_at:
+            return
+        try:
+            change = self.core.due(self.clock())
+        except Exception:
+            log.exception("room %s: an automatic step failed", self.room)
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            return
+        if change is None:
+            wake = self.core.wake_ms()
+            if wake is not None and wake <= self.clock():  # nothing to do after all: do not spin
+                self._retry_at = time.monotonic() + 0.05
+            return
+        if change.kind == "start":
+            self.metrics.hands.labels(self.core.game.name).inc()
+        elif change.kind == "timeout":
+            self.metrics.timeouts.inc()
+        await self._store(change, None)
+
+    def _count(self, cmd: Command, code: str | None, duplicate: bool = False) -> None:
+        if code is not None:
+            self.metrics.errors.labels(code).inc()
+        if cmd.kind == "act":
+            if duplicate:
+                self.metrics.actions.labels("duplicate").inc()
+            elif code is not None:
+                self.metrics.actions.labels("error" if code == "internal_error" else "rejected").inc()
+
+    # --- storing a change --------------------------------------------------------------
+
+    async def _store(self, change: Change, cmd: Command | None) -> bool:
+        """Carry out a change: buy-in, fenced commit, show, transfers. True once stored."""
+        if time.monotonic() >= self.lease.deadline:
+            self._drop("lease not renewed in time")
+            if cmd is not None:
+                self.host.reroute(self.room, cmd)
+            return False
+        if change.debit is not None and not await self._debit(change):
+            return False
+        snapshot = pack(tbl.to_dict(change.table, self.core.game))
+        answers = pack([a.to_wire() for a in change.answers]) if change.answers else b""
+        try:
+            await self._commit(change, snapshot, answers)
+        except (Fenced, VersionConflict) as exc:
+            log.warning("room %s: %s; dropping the room (fence %d)", self.room, exc, self.lease.fence)
+            self.metrics.fence_failures.inc()
+            self._drop("fenced")
+            if cmd is not None:
+                self.host.reroute(self.room, cmd)
+            return False
+        except UNAVAILABLE as exc:
+            log.warning("room %s: Redis unavailable while storing a change (%s); dropping the room", self.room, exc)
+            self._drop("redis unavailable")
+            if change.origin is not None:
+                self.host.deliver(change.origin, _unavailable(change.origin, self.room))
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            return False
+        crash_point("after_join_commit" if change.debit is not None else
+                    "after_leave_commit" if change.payouts else "")
+        self.core.stored(change)
+        self.views.apply(self.view, change.table, change.events, change.answers)
+        self._publish_summary()
+        await self._after(change)
+        return True
+
+    async def _commit(self, change: Change, snapshot: bytes, answers: bytes) -> None:
+        expected = self.core.table.version
+        try:
+            await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
+                                    change.granted, answers)
+            return
+        except VersionConflict as exc:
+            if exc.version == expected + 1 and await self.store.load_room_raw(self.room) == snapshot:
+                return  # a retried commit whose first try was stored
+            if exc.version >= expected:
+                raise
+            found = exc.version
+        except Fenced as exc:
+            if exc.holder is not None or exc.version >= expected:
+                raise
+            found = exc.version
+        # Redis holds an older version than one we acknowledged: it lost writes (a failover
+        # to a replica that had not received them). Put our acknowledged state back first.
+        await self._restore(found)
+        await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
+                                change.granted, answers)
+
+    async def _restore(self, found: int) -> None:
+        version = self.core.table.version
+        log.error("room %s: Redis holds version %d but version %d was acknowledged (lost writes, "
+                  "e.g. a failover): writing the acknowledged state back", self.room, found, version)
+        self.metrics.lost_writes.inc()
+        if await self.store.lease_holder(self.room) is None:
+            got = await self.store.acquire(self.room, self.lease.node, self.host.lease_ms)
+            if not isinstance(got, Acquired):
+                raise Fenced(self.room, got, found)
+            self.lease.fence = got.fence
+            self.lease.deadline = time.monotonic() + self.host.lease_ms / 1000 * 0.8
+        snapshot = pack(tbl.to_dict(self.core.table, self.core.game))
+        if not await self.store.restore(self.room, self.lease.token, version, snapshot):
+            raise Fenced(self.room, await self.store.lease_holder(self.room), found)
+
+    async def _debit(self, change: Change) -> bool:
+        d = change.debit
+        assert d is not None and change.origin is not None
+        try:
+            ok, _wallet = await self.store.debit(d.player, d.xid, d.amount, self.room, self.clock())
+        except UNAVAILABLE:
+            # the journal entry may exist: the transfer sweeper refunds it (never stored here)
+            self.host.deliver(change.origin, _unavailable(change.origin, self.room))
+            return False
+        crash_point("after_debit")
+        if not ok:
+            self.metrics.errors.labels("insufficient_funds").inc()
+            self.host.deliver(change.origin, error_message(
+                "insufficient_funds", "your wallet holds less than the buy-in", change.origin.ref,
+                room=self.room))
+        return ok
+
+    async def _after(self, change: Change) -> None:
+        """The transfers' later steps, once the change is stored (all idempotent; what
+        fails here is finished later by this actor, the sweeper, or the next owner)."""
+        try:
+            if change.debit is not None:
+                await self.store.finish_debit(change.debit.player, change.debit.xid, self.room)
+                self.core.buy_in_closed(change.debit.xid)
+            for player, xid in change.forget:
+                await self.store.forget_credit(player, xid)
+        except UNAVAILABLE:
+            pass
+        await self._pay(change.payouts)
+
+    async def _pay(self, payouts: list[Payout]) -> None:
+        for p in payouts:
+            try:
+                wallet = await self.store.credit(p.player, p.xid, p.amount, self.room)
+            except UNAVAILABLE:
+                self._retry_at = time.monotonic() + RETRY_SECONDS
+                return
+            self.core.paid_out(p.xid)
+            msg = left_message(self.room, p, wallet)
+            unwatch = p.reason == "left"
+            self.views.notice(self.view, p.player, msg, unwatch, p.origin)
+            try:
+                await self.store.publish_notice(self.room, {
+                    "notice": p.player, "msg": msg, "unwatch": unwatch, "from": self.lease.node,
+                    "origin": p.origin.to_wire() if p.origin is not None else None,
+                })
+            except UNAVAILABLE:
+                pass
+
+    def _publish_summary(self) -> None:
+        summary = lobby_summary(self.core.table)
+        if summary != self._summary:
+            self._summary = summary
+            self.host.lobby_entry(self.room, dict(summary, version=self.core.table.version))
+
+    # --- letting go -----------------------------------------------------------------------
+
+    def _drop(self, reason: str) -> None:
+        """Stop acting for this room at once (another process owns it, or may)."""
+        if self._dropped:
+            return
+        self._dropped = reason
+        self.closed = True
+        self.queue.put_nowait(_STOP)  # ends the loop after the step under way
+        self.metrics.ownership.labels("dropped").inc()
+        log.warning("room %s: dropped (%s; fence %d)", self.room, reason, self.lease.fence)
+
+    def _hand_back_queue(self) -> None:
+        while not self.queue.empty():
+            item = self.queue.get_nowait()
+            if isinstance(item, tuple):
+                self.host.reroute(self.room, item[0])
+
+    async def _release(self) -> None:
+        """Give the lease back and leave a wake-up for whoever takes the room next."""
+        wake = self.core.wake_ms()
+        if self.core.unpaid():
+            wake = self.clock()
+        try:
+            await self.store.set_wakeups({self.room: wake})
+            await self.store.release(self.room, self.lease.token)
+            self.metrics.ownership.labels("released").inc()
+        except UNAVAILABLE:
+            pass  # the lease runs out by itself; the wake-up left by the renewals stands
+
+
+def _unavailable(origin: Origin, room: str) -> dict[str, Any]:
+    return error_message("unavailable", "storage is unavailable right now; the request may not have been "
+                         "applied: retry it (an act with the same id is applied at most once)",
+                         origin.ref, room=room)

@@ -1,0 +1,414 @@
+"""A room's decisions, without I/O: a command or the time in, what to do out.
+
+Like the sans-I/O protocol objects of the ``websockets`` library, :class:`RoomCore`
+never awaits, reads no clock (``now`` is passed in), and touches neither Redis nor a
+socket. The actor (:mod:`server.room.actor`) feeds it one command, or the current time
+when a timer is due, and carries out what comes back:
+
+* a :class:`Reply` answers one request and changes nothing (an error, a repeated
+  action id, a buy-in check);
+* a :class:`Change` is a new table to store. Once Redis has stored it (the actor's
+  job), it is published with its events and the :class:`Answer` s that go with it (an
+  ``ack``, the joiner's snapshot), and the chip transfers it started are completed.
+
+Requests are addressed by :class:`Origin` (node id, connection id, request number, the
+client's ``ref``), never by a live connection, so a command can come from any process.
+
+Chips between wallets and this table (two Redis hash slots) move in two steps, and the
+table remembers its side of each transfer until the other side is known to be done:
+
+* a buy-in (:class:`Debit`) is taken from the wallet into a journal entry first; the
+  change that seats the player lists the entry's id in ``table.xin``; once the journal
+  entry is closed (:meth:`RoomCore.buy_in_closed`) the next change drops the id. A
+  journal entry whose id is not in ``xin`` was never stored here: the sweeper refunds it
+  (:class:`Settle` asks).
+* a cash-out (:class:`Payout`) is recorded in ``table.xout`` by the change that frees
+  the seat; the wallet is paid afterwards (idempotently); once paid
+  (:meth:`RoomCore.paid_out`) the next change drops the entry and tells the wallet side
+  to forget the id (``Change.forget``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine import bots
+from engine.errors import IllegalAction
+from engine.game import Event, Game
+
+from ..protocol import ProtocolError, error_message
+from . import table as tbl
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Who asked: the node and connection that hold the request, and how to answer it."""
+
+    node: str
+    conn: int  # connection id on that node (0: the node itself, e.g. its sweeper)
+    seq: int  # request number on that node
+    ref: Any  # the client's ref, echoed in the answer
+    player: str
+    name: str
+
+    def to_wire(self) -> list[Any]:
+        return [self.node, self.conn, self.seq, self.ref, self.player, self.name]
+
+    @classmethod
+    def from_wire(cls, w: list[Any]) -> Origin:
+        return cls(*w)
+
+
+@dataclass(frozen=True)
+class Join:
+    kind: ClassVar[str] = "join"
+    origin: Origin
+    seat: int | None = None
+    buy_in: int | None = None
+
+
+@dataclass(frozen=True)
+class Leave:
+    kind: ClassVar[str] = "leave"
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class SitOut:
+    kind: ClassVar[str] = "sit_out"
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class SitIn:
+    kind: ClassVar[str] = "sit_in"
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: ClassVar[str] = "act"
+    origin: Origin
+    action: dict[str, Any]
+    action_id: str
+
+
+@dataclass(frozen=True)
+class Settle:
+    """Was buy-in ``xid`` stored in this room? (asked by the transfer sweeper)"""
+
+    kind: ClassVar[str] = "settle"
+    origin: Origin
+    xid: str
+
+
+Command = Join | Leave | SitOut | SitIn | Act | Settle
+COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Act, Settle)}
+
+
+def command_to_wire(cmd: Command) -> dict[str, Any]:
+    out = {k: v for k, v in cmd.__dict__.items() if k != "origin"}
+    out["kind"] = cmd.kind
+    out["origin"] = cmd.origin.to_wire()
+    return out
+
+
+def command_from_wire(d: dict[str, Any]) -> Command:
+    fields_ = {k: v for k, v in d.items() if k not in ("kind", "origin")}
+    return COMMANDS[d["kind"]](origin=Origin.from_wire(d["origin"]), **fields_)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Answer ``origin`` with ``msg``; nothing changes."""
+
+    origin: Origin
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer that goes out with a stored change, rendered where the requester is:
+    ``"room"`` (its snapshot of the new state), ``"ack"`` (``data`` = the action id) or
+    ``"msg"`` (``data`` = the message)."""
+
+    origin: Origin
+    kind: str
+    data: Any = None
+
+    def to_wire(self) -> list[Any]:
+        return [self.origin.to_wire(), self.kind, self.data]
+
+    @classmethod
+    def from_wire(cls, w: list[Any]) -> Answer:
+        return cls(Origin.from_wire(w[0]), w[1], w[2])
+
+
+@dataclass(frozen=True)
+class Debit:
+    """A buy-in: take ``amount`` from ``player``'s wallet before storing the change."""
+
+    xid: str
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Payout:
+    """A cash-out to pay into ``player``'s wallet once the change is stored.
+
+    ``origin`` is the ``leave`` request it answers, if any; everyone else of that player
+    watching the room hears of it too (the ``left`` message)."""
+
+    xid: str
+    player: str
+    amount: int
+    seat: int
+    reason: str  # "left" or "busted"
+    origin: Origin | None = None
+
+
+@dataclass
+class Change:
+    """A new table to store, and what follows once it is stored."""
+
+    table: tbl.Table
+    events: list[Event]
+    kind: str  # join, leave, sit_out, sit_in, act, start, timeout, leaver, bot
+    origin: Origin | None = None
+    answers: list[Answer] = field(default_factory=list)
+    debit: Debit | None = None
+    payouts: list[Payout] = field(default_factory=list)
+    granted: int = 0  # new chips (bot seats' buy-ins and re-buys)
+    forget: list[tuple[str, str]] = field(default_factory=list)  # (player, cash-out id) settled
+
+
+def room_error(room: str, origin: Origin, code: str, message: str, field_: str | None = None) -> Reply:
+    return Reply(origin, error_message(code, message, origin.ref, field_, room=room))
+
+
+class RoomCore:
+    """One room's state machine around :mod:`server.room.table` and its game engine.
+
+    ``deck(size)`` returns a shuffled deck, ``new_id()`` a fresh transfer id, ``rng``
+    seeds the bot seats' random generators: the three things from outside a table that
+    a decision may need, passed in so that tests can fix them.
+    """
+
+    def __init__(self, game: Game, table: tbl.Table, *, deck: Callable[[int], list[int]],
+                 new_id: Callable[[], str], rng: random.Random) -> None:
+        self.game = game
+        self.table = table
+        self._deck = deck
+        self._new_id = new_id
+        self._rng = rng
+        self._bot_rngs: dict[int, random.Random] = {}
+        self._refused_at: int | None = None  # version at which the engine refused to deal
+        self._bot_failed_at: int | None = None  # version at which a bot could not act
+        self._closed_in: set[str] = set()  # buy-ins whose journal entry is closed
+        self._paid_out: set[str] = set()  # cash-outs paid into wallets
+
+    @property
+    def room(self) -> str:
+        return self.table.room
+
+    # --- requests ----------------------------------------------------------------------
+
+    def handle(self, cmd: Command, now: int) -> Change | Reply:
+        """Decide a request. Rule violations become error replies; anything else raised
+        is a bug, which the actor answers with ``internal_error``."""
+        try:
+            return self._handle(cmd, now)
+        except (ProtocolError, IllegalAction) as exc:
+            return room_error(self.room, cmd.origin, exc.code, exc.message, getattr(exc, "field", None))
+
+    def _handle(self, cmd: Command, now: int) -> Change | Reply:
+        origin = cmd.origin
+        if isinstance(cmd, Settle):
+            return Reply(origin, _with_ref(
+                {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
+        seat = tbl.seat_of(self.table, origin.player)
+        if isinstance(cmd, Join):
+            t, forget = self._draft()
+            buy_in = cmd.buy_in if cmd.buy_in is not None else t.options["buy_in_default"]
+            _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in)
+            xid = self._new_id()
+            t.xin.append(xid)
+            return self._change(t, events, "join", forget, origin, [Answer(origin, "room")],
+                                debit=Debit(xid, origin.player, buy_in))
+        if seat is None:
+            raise ProtocolError("not_seated", "you hold no seat in this room")
+        if isinstance(cmd, Leave):
+            return self._leave(seat, origin)
+        if isinstance(cmd, SitOut | SitIn):
+            t, forget = self._draft()
+            events = tbl.sit_out(t, seat) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
+            return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "room")])
+        assert isinstance(cmd, Act)
+        version = tbl.find_answer(self.table, origin.player, cmd.action_id)
+        if version is not None:
+            return Reply(origin, _with_ref(
+                {"t": "ack", "room": self.room, "id": cmd.action_id, "version": version}, origin.ref))
+        if not tbl.playing(self.table):
+            raise ProtocolError("no_hand", "no hand is being played in this room")
+        t, forget = self._draft()
+        events = tbl.act(t, self.game, seat, cmd.action, now)
+        tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
+        return self._change(t, events, "act", forget, origin, [Answer(origin, "ack", cmd.action_id)])
+
+    def _leave(self, seat: int, origin: Origin) -> Change | Reply:
+        info = self.table.seats[seat]
+        assert info is not None
+        pending_msg = {"t": "left", "room": self.room, "seat": seat, "pending": True, "stack": 0, "wallet": None}
+        if info.leaving:  # asked twice: still pending, nothing new
+            return Reply(origin, _with_ref(pending_msg, origin.ref))
+        t, forget = self._draft()
+        pending, _stack, events = tbl.leave(t, seat)
+        answers = [Answer(origin, "msg", pending_msg)] if pending else []
+        return self._change(t, events, "leave", forget, origin, answers)
+
+    # --- timers ------------------------------------------------------------------------
+
+    def wake_ms(self) -> int | None:
+        """When :meth:`due` next has something to do (None: only a command can wake it)."""
+        t = self.table
+        if not tbl.playing(t) and self._refused_at == t.version:
+            return None
+        if tbl.bot_to_act(t) is not None and self._bot_failed_at == t.version:
+            return t.deadline_ms
+        return tbl.next_wakeup_ms(t, self.game)
+
+    def due(self, now: int) -> Change | None:
+        """The change the room makes by itself at ``now``: a turn clock ran out, a
+        leaving player's or a bot's turn, or the next hand. None when nothing is due."""
+        t0 = self.table
+        step = tbl.due(t0, self.game, now)
+        if step is None:
+            return None
+        if step == "start":
+            if self._refused_at == t0.version:
+                return None
+            t, forget = self._draft()
+            try:
+                events = tbl.start_hand(t, self.game, self._deck(self.game.deck_size), now)
+            except ValueError as exc:  # includes ConfigError: e.g. too few stacks cover the ante
+                log.warning("room %s: cannot deal a hand with these seats: %s", self.room, exc)
+                self._refused_at = t0.version
+                return None
+            return self._change(t, events, "start", forget)
+        if step == "bot":
+            if self._bot_failed_at == t0.version:
+                return None
+            return self._bot_turn(now)
+        t, forget = self._draft()
+        events = tbl.play_for(t, self.game, now, step)
+        return self._change(t, events, step, forget)
+
+    def _bot_turn(self, now: int) -> Change | None:
+        """The bot seat to act plays: its strategy's choice on its own view, or, if the
+        strategy fails or is refused, the game's timeout action (both logged). If even
+        that is refused, the bot's turn clock runs out like anyone's."""
+        t0 = self.table
+        seat = tbl.bot_to_act(t0)
+        assert seat is not None
+        strategy = t0.options.get("bot_strategy", bots.NAMES[0])
+        rng = self._bot_rngs.setdefault(seat, random.Random(self._rng.getrandbits(64)))
+        try:
+            action = bots.decide(self.game.name, strategy, self.game.view(t0.hand, seat), rng)
+        except Exception:
+            log.exception("room %s: bot strategy %s failed for seat %d", self.room, strategy, seat)
+            action = None
+        if action is None:
+            log.error("room %s: bot strategy %s gave no action for seat %d; playing the timeout action",
+                      self.room, strategy, seat)
+        for attempt in (action, self.game.timeout_action(t0.hand, seat)):
+            if attempt is None:
+                continue
+            t, forget = self._draft()
+            try:
+                events = tbl.act(t, self.game, seat, attempt, now)
+                tbl.remember_answer(t, t0.seats[seat].player, f"bot-v{t0.version}", t0.version + 1)
+            except IllegalAction as exc:
+                log.error("room %s: bot in seat %d chose %r, refused (%s); %s", self.room, seat, attempt,
+                          exc.code, "playing the timeout action" if attempt is action else "giving up")
+                continue
+            return self._change(t, events, "bot", forget)
+        self._bot_failed_at = t0.version
+        return None
+
+    # --- after the actor stored a change, or completed a transfer -------------------------
+
+    def stored(self, change: Change) -> None:
+        """``change`` is in Redis: it is the room's state from now on."""
+        self.table = change.table
+        self._closed_in &= set(change.table.xin)
+        self._paid_out &= {x[0] for x in change.table.xout}
+
+    def buy_in_closed(self, xid: str) -> None:
+        """The journal entry of buy-in ``xid`` is closed: the next change may drop it."""
+        self._closed_in.add(xid)
+
+    def paid_out(self, xid: str) -> None:
+        """Cash-out ``xid`` is in the wallet: the next change may drop it."""
+        self._paid_out.add(xid)
+
+    def unpaid(self) -> list[Payout]:
+        """Cash-outs recorded here and not yet known to be paid (e.g. after a takeover)."""
+        return [Payout(x[0], x[1], x[2], x[3], x[4]) for x in self.table.xout if x[0] not in self._paid_out]
+
+    # --- helpers -----------------------------------------------------------------------
+
+    def _draft(self) -> tuple[tbl.Table, list[tuple[str, str]]]:
+        """A copy of the table to change, without the transfers now settled on both
+        sides; returns it and the cash-outs whose wallet side may then forget them."""
+        t = tbl.clone(self.table)
+        t.xin = [x for x in t.xin if x not in self._closed_in]
+        forget = [(x[1], x[0]) for x in t.xout if x[0] in self._paid_out]
+        t.xout = [x for x in t.xout if x[0] not in self._paid_out]
+        return t, forget
+
+    def _change(self, t: tbl.Table, events: list[Event], kind: str, forget: list[tuple[str, str]],
+                origin: Origin | None = None, answers: list[Answer] | None = None,
+                debit: Debit | None = None) -> Change:
+        t.version = self.table.version + 1
+        payouts = []
+        for e in events:
+            if e.get("type") != "left":
+                continue
+            xid = self._new_id()
+            t.xout.append([xid, e["player"], e["stack"], e["seat"], e["reason"]])
+            asked = origin if kind == "leave" and e["reason"] == "left" and origin is not None \
+                and origin.player == e["player"] else None
+            payouts.append(Payout(xid, e["player"], e["stack"], e["seat"], e["reason"], asked))
+        granted = sum(tbl.granted_chips(events).values())
+        return Change(t, events, kind, origin, answers or [], debit, payouts, granted, forget)
+
+
+def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
+    if ref is not None:
+        msg["ref"] = ref
+    return msg
+
+
+def left_message(room: str, payout: Payout, wallet: int) -> dict[str, Any]:
+    """The ``left`` message that tells a player their seat is free and their chips home."""
+    msg: dict[str, Any] = {"t": "left", "room": room, "seat": payout.seat, "pending": False,
+                           "stack": payout.amount, "wallet": wallet}
+    if payout.origin is None:
+        msg["reason"] = payout.reason
+    return msg
+
+
+def lobby_summary(table: tbl.Table) -> dict[str, Any]:
+    """A room as the lobby lists it (spectators are counted per process, elsewhere)."""
+    return {
+        "room": table.room, "game": table.game, "name": table.options["name"], "seats": len(table.seats),
+        "players": sum(1 for s in table.seats if s is not None), "playing": tbl.playing(table),
+        "bots": sum(1 for s in table.seats if s is not None and s.bot), "config": table.config,
+    }

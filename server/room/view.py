@@ -1,0 +1,397 @@
+"""This process's views of rooms: who watches each room here, and what each one sees.
+
+Any process may have viewers of any room (players seated there, spectators), whoever
+owns it. A :class:`RoomView` keeps the room's latest stored table and renders, for each
+local viewer, the ``event`` messages (filtered per seat) and the ``room`` snapshot. It
+learns of changes from the room's channel (the commit script publishes every change,
+after storing it) or, on the owner's process, straight from the actor; both go through
+:meth:`Views.apply`, which ignores versions it has already seen and fills a gap (a
+message lost while reconnecting) from the snapshot in the message and the event stream.
+
+A change carries the answers to the requests it settles (``ack``, the joiner's
+snapshot, ...). The process holding a request's connection renders and sends its answer
+just before the change's events, so a requester sees the same order on every process:
+its answer, then the events, then (unless the answer was one) a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.game import Event, Game, event_for
+
+from ..aio import single_flight
+from ..metrics import Metrics
+from ..session import Session, Sessions
+from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
+from . import table as tbl
+from .core import Answer, Origin
+
+log = logging.getLogger(__name__)
+
+PRESENCE_REFRESH_SECONDS = 10.0
+VIEW_IDLE_SECONDS = 30.0  # a view nobody watches is kept this long (requests may be in flight)
+
+
+class RoomView:
+    """One room as this process shows it to its local viewers."""
+
+    def __init__(self, game: Game, table: tbl.Table, views: Views) -> None:
+        self.game = game
+        self.table = table
+        self.views = views
+        self.viewers: dict[int, Session] = {}  # connection id -> session
+        self.pins = 0  # 1 while this process owns the room
+        self.spectators_reported = 0
+        self.touched = time.monotonic()  # last opened or asked: idle views are closed later
+
+    @property
+    def room(self) -> str:
+        return self.table.room
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def seated_players(self) -> list[str]:
+        return [s.player for s in self.table.seats if s is not None and not s.bot]
+
+    def seat_of(self, player: str | None) -> int | None:
+        return tbl.seat_of(self.table, player) if player else None
+
+    # --- rendering -----------------------------------------------------------------------
+
+    def snapshot(self, session: Session, ref: Any = None) -> dict[str, Any]:
+        """The ``room`` message for one viewer."""
+        t = self.table
+        seat = self.seat_of(session.player_id)
+        view = None
+        if t.hand is not None:
+            dealt = seat is not None and seat < len(t.hand.stacks) and t.hand.stacks[seat] is not None
+            view = self.game.view(t.hand, seat if dealt else None)
+        playing = tbl.playing(t)
+        timer = None
+        if playing and t.hand.to_act is not None and t.deadline_ms is not None:
+            timer = {"seat": t.hand.to_act, "deadline_ms": t.deadline_ms}
+        seats = []
+        for i, s in enumerate(t.seats):
+            if s is None:
+                seats.append(None)
+                continue
+            seats.append({
+                "player": s.player, "name": s.name, "stack": tbl.live_stack(t, i),
+                "connected": s.bot or self.views.is_online(s.player), "sitting_out": s.sitting_out,
+                "leaving": s.leaving, "bot": s.bot,
+            })
+        msg = {
+            "t": "room", "room": self.room, "game": t.game, "name": t.options["name"],
+            "version": t.version, "options": t.options, "config": t.config, "seats": seats,
+            "your_seat": seat, "button": t.button, "hand_no": t.hand_no, "playing": playing,
+            "view": view, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
+        }
+        if ref is not None:
+            msg["ref"] = ref
+        return msg
+
+    def refresh(self) -> None:
+        """Send every viewer a fresh snapshot (e.g. someone's connection status changed)."""
+        for s in list(self.viewers.values()):
+            s.send(self.snapshot(s))
+
+    def spectators(self) -> int:
+        """How many players watch here without a seat."""
+        seated = {s.player for s in self.table.seats if s is not None}
+        return len({v.player_id for v in self.viewers.values()} - seated)
+
+    def _deliver(self, events: list[Event], answers: list[Answer]) -> None:
+        """Answers for requests held here, then every viewer's events and snapshot."""
+        t = self.table
+        answered: set[int] = set()
+        for a in answers:
+            if a.origin.node != self.views.node:
+                continue
+            session = self.views.sessions.claim(a.origin.conn, a.origin.seq)
+            if session is None:
+                continue
+            if a.kind == "room":
+                self.views.watch(self, session)
+                session.send(self.snapshot(session, a.origin.ref))
+                answered.add(session.id)
+            elif a.kind == "ack":
+                session.send(_with_ref({"t": "ack", "room": self.room, "id": a.data, "version": t.version},
+                                       a.origin.ref))
+            else:
+                session.send(_with_ref(dict(a.data), a.origin.ref))
+        for s in list(self.viewers.values()):
+            seat = self.seat_of(s.player_id)
+            for e in events:
+                s.send({"t": "event", "room": self.room, "version": t.version, "event": event_for(e, seat)})
+            if s.id not in answered:
+                s.send(self.snapshot(s))
+
+
+class Views:
+    """Every :class:`RoomView` of this process, its subscriptions, and presence.
+
+    ``subscribe(channel)`` / ``unsubscribe(channel)`` come from the node's pub/sub
+    reader, which hands every room channel message to :meth:`on_message`.
+    ``lobby_changed()`` is called when this process's spectator counts change.
+    """
+
+    def __init__(self, node: str, store: Store, games: dict[str, Game], sessions: Sessions,
+                 metrics: Metrics, subscribe: Callable[[str], Awaitable[None]],
+                 unsubscribe: Callable[[str], Awaitable[None]], lobby_changed: Callable[[], None],
+                 clock: Callable[[], int], room_moved: Callable[[str, str], None] = lambda room, owner: None
+                 ) -> None:
+        self.node = node
+        self.store = store
+        self.games = games
+        self.sessions = sessions
+        self.metrics = metrics
+        self._subscribe = subscribe
+        self._unsubscribe = unsubscribe
+        self._lobby_changed = lobby_changed
+        self._room_moved = room_moved
+        self.clock = clock
+        self.views: dict[str, RoomView] = {}
+        self._opening: dict[str, asyncio.Future[RoomView | None]] = {}
+        self.presence: dict[str, bool] = {}  # players seated in rooms viewed here -> connected anywhere
+        self._spectators_dirty: set[str] = set()
+        self._spectators_task: asyncio.Task[None] | None = None
+
+    def get(self, room: str) -> RoomView | None:
+        return self.views.get(room)
+
+    def is_online(self, player: str) -> bool:
+        return self.sessions.online(player) or self.presence.get(player, False)
+
+    # --- opening and closing views --------------------------------------------------------
+
+    async def open(self, room: str) -> RoomView | None:
+        """The view of ``room``, subscribed and loaded (None: no such room).
+
+        Raises one of ``UNAVAILABLE`` when Redis cannot be reached."""
+        view = self.views.get(room)
+        if view is not None:
+            return view
+        return await single_flight(self._opening, room, lambda: self._load(room))
+
+    async def _load(self, room: str) -> RoomView | None:
+        channel = self.store.keys.room_channel(room)
+        await self._subscribe(channel)  # first, so that no change falls between load and subscription
+        try:
+            raw = await self.store.load_room_raw(room)
+        except BaseException:
+            await self._unsubscribe(channel)
+            raise
+        if raw is None:
+            await self._unsubscribe(channel)
+            return None
+        snap = unpack(raw)
+        game = self.games.get(snap["game"])
+        if game is None:
+            await self._unsubscribe(channel)
+            log.warning("room %s hosts game %r, which this server does not: not opened", room, snap["game"])
+            return None
+        view = RoomView(game, tbl.from_dict(snap, game), self)
+        self.views[room] = view
+        await self._load_presence(view.seated_players())
+        return view
+
+    def adopt(self, view: RoomView) -> None:
+        """Register a view built here (a room this process just created)."""
+        self.views[view.room] = view
+
+    async def subscribe_new(self, room: str) -> None:
+        await self._subscribe(self.store.keys.room_channel(room))
+
+    def maybe_close(self, view: RoomView, idle: float = VIEW_IDLE_SECONDS) -> None:
+        """Forget a view nobody here needs any more: no viewer, not owned here, and not
+        asked about for ``idle`` seconds (a request's answer may still be on its way)."""
+        if view.viewers or view.pins or self.views.get(view.room) is not view:
+            return
+        if time.monotonic() - view.touched < idle:
+            return
+        del self.views[view.room]
+        asyncio.get_running_loop().create_task(self._unsubscribe(self.store.keys.room_channel(view.room)))
+
+    def close_idle(self) -> None:
+        for view in list(self.views.values()):
+            self.maybe_close(view)
+
+    # --- watching ----------------------------------------------------------------------
+
+    def watch(self, view: RoomView, session: Session) -> None:
+        view.viewers[session.id] = session
+        session.watching.add(view.room)
+        self._spectators_may_change(view)
+
+    def unwatch(self, view: RoomView, session: Session) -> None:
+        view.viewers.pop(session.id, None)
+        session.watching.discard(view.room)
+        self._spectators_may_change(view)
+        self.maybe_close(view)
+
+    def disconnected(self, session: Session) -> None:
+        for room in list(session.watching):
+            view = self.views.get(room)
+            if view is not None:
+                self.unwatch(view, session)
+
+    def _spectators_may_change(self, view: RoomView) -> None:
+        if view.spectators() != view.spectators_reported:
+            self._spectators_dirty.add(view.room)
+            if self._spectators_task is None or self._spectators_task.done():
+                self._spectators_task = asyncio.get_running_loop().create_task(self._report_spectators())
+
+    async def _report_spectators(self) -> None:
+        await asyncio.sleep(0.05)  # coalesce a burst of watch/unwatch
+        while self._spectators_dirty:
+            room = self._spectators_dirty.pop()
+            view = self.views.get(room)
+            count = view.spectators() if view is not None else 0
+            try:
+                await self.store.set_spectators(room, self.node, count)
+            except UNAVAILABLE:
+                self._spectators_dirty.add(room)
+                await asyncio.sleep(1.0)
+                continue
+            if view is not None:
+                view.spectators_reported = count
+            self._lobby_changed()
+
+    # --- changes ---------------------------------------------------------------------------
+
+    def apply(self, view: RoomView, table: tbl.Table, events: list[Event], answers: list[Answer]) -> None:
+        """Show a stored change (``table`` is the new state) to the local viewers."""
+        if table.version <= view.version:
+            return
+        seated_before = set(view.seated_players())
+        view.table = table
+        try:
+            view._deliver(events, answers)
+        except Exception:  # the change is stored; a failure to render it must not lose it
+            log.exception("room %s: showing version %d failed", view.room, table.version)
+        if set(view.seated_players()) != seated_before:
+            self._spectators_may_change(view)
+            newcomers = [p for p in view.seated_players() if p not in self.presence]
+            if newcomers:
+                asyncio.get_running_loop().create_task(self._load_presence(newcomers, refresh=view))
+
+    async def on_message(self, room: str, data: bytes) -> None:
+        """A message on a room's channel (from the node's pub/sub reader)."""
+        view = self.views.get(room)
+        if view is None:
+            return
+        msg = parse_room_message(data)
+        if isinstance(msg, ChangeMessage):
+            await self._on_change(view, msg)
+        elif "presence" in msg:
+            if msg.get("from") != self.node:
+                self._set_presence(msg["presence"], bool(msg["online"]))
+        elif "owner" in msg:
+            if msg.get("from") != self.node:
+                self._room_moved(room, msg["owner"])
+        elif "notice" in msg:
+            if msg.get("from") != self.node:
+                self.notice(view, msg["notice"], msg["msg"], msg.get("unwatch", False),
+                            Origin.from_wire(msg["origin"]) if msg.get("origin") else None)
+
+    async def _on_change(self, view: RoomView, msg: ChangeMessage) -> None:
+        if msg.version <= view.version:
+            return  # ours (the owner applied it already), or old
+        table = tbl.from_dict(unpack(msg.snapshot), view.game)
+        events = unpack(msg.events) if msg.events else []
+        if msg.version > view.version + 1:  # missed some: their events from the stream
+            self.metrics.view_gaps.inc()
+            try:
+                missed = await self.store.recent_events(view.room, view.version, msg.version - 1)
+            except UNAVAILABLE:
+                missed = []
+            events = [e for _, evs in missed for e in evs] + events
+            if msg.version <= view.version:
+                return
+        answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
+        self.apply(view, table, events, answers)
+
+    async def resync(self) -> None:
+        """Reload every view from Redis (after the pub/sub connection was lost)."""
+        for view in list(self.views.values()):
+            try:
+                raw = await self.store.load_room_raw(view.room)
+            except UNAVAILABLE:
+                return
+            if raw is None:
+                continue
+            snap = unpack(raw)
+            if snap["version"] > view.version:
+                await self._on_change(view, ChangeMessage(snap["version"], raw, b"", b""))
+
+    def notice(self, view: RoomView, player: str, msg: dict[str, Any], unwatch: bool,
+               origin: Origin | None) -> None:
+        """A message for every local connection of ``player`` watching the room; the one
+        that asked (``origin``) gets it as its answer, with its ``ref``."""
+        requester = None
+        if origin is not None and origin.node == self.node:
+            requester = self.sessions.claim(origin.conn, origin.seq)
+            if requester is not None:
+                requester.send(_with_ref(dict(msg), origin.ref))
+        for s in list(view.viewers.values()):
+            if s.player_id != player:
+                continue
+            if s is not requester:
+                s.send(msg)
+            if unwatch:
+                self.unwatch(view, s)
+        if requester is not None and unwatch and requester.id in view.viewers:
+            self.unwatch(view, requester)
+
+    # --- presence ---------------------------------------------------------------------------
+
+    async def _load_presence(self, players: list[str], refresh: RoomView | None = None) -> None:
+        try:
+            online = await self.store.online(players, self.clock())
+        except UNAVAILABLE:
+            return
+        changed = False
+        for p, on in online.items():
+            changed |= self.presence.get(p) != on
+            self.presence[p] = on
+        if changed and refresh is not None:
+            refresh.refresh()
+
+    def _set_presence(self, player: str, online: bool) -> None:
+        if self.presence.get(player) == online:
+            return
+        self.presence[player] = online
+        for view in self.views.values():
+            if view.seat_of(player) is not None:
+                view.refresh()
+
+    def local_presence_changed(self, player: str, online: bool) -> None:
+        """This process changed the player's presence (and publishes it to the others)."""
+        self._set_presence(player, online)
+
+    async def refresh_presence(self) -> None:
+        """Re-read the presence of everyone seated in a viewed room (catches processes
+        that died without saying their players left)."""
+        players = {p for v in self.views.values() if v.viewers for p in v.seated_players()}
+        self.presence = {p: on for p, on in self.presence.items() if p in players}
+        try:
+            online = await self.store.online(sorted(players), self.clock())
+        except UNAVAILABLE:
+            return
+        for p, on in online.items():
+            if self.sessions.online(p):
+                on = True
+            self._set_presence(p, on)
+
+
+def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
+    if ref is not None:
+        msg["ref"] = ref
+    return msg

@@ -1,0 +1,21 @@
+"""Redis: the key layout (:mod:`.keys`), every operation (:mod:`.store`), the scripts
+(``lua/``), and connecting to a single Redis or a Redis Cluster (:mod:`.connect`)."""
+
+from .keys import Keys
+from .store import (
+    UNAVAILABLE,
+    Acquired,
+    ChangeMessage,
+    Fenced,
+    Store,
+    VersionConflict,
+    lease_token,
+    pack,
+    parse_room_message,
+    unpack,
+)
+
+__all__ = [
+    "UNAVAILABLE", "Acquired", "ChangeMessage", "Fenced", "Keys", "Store", "VersionConflict",
+    "lease_token", "pack", "parse_room_message", "unpack",
+]

@@ -1,0 +1,99 @@
+"""Every Redis key and channel the server uses, in one place.
+
+The layout is Redis Cluster-safe: each key that a script touches together with others
+carries the same hash tag (the part in braces), so every script runs on one slot:
+
+=================================  =====================================================
+``{room}``                          hash: ``snap`` (msgpack table), ``version``, ``game``,
+                                    ``fence`` (grows on every change of owner), ``owner``
+                                    (the last owner's node id), ``granted`` (chips granted
+                                    to the room's bot seats)
+``{room}:events``                   stream, one entry per accepted change: ``v``, ``e``
+``{room}:lease``                    string ``"<node> <fence>"`` with a TTL: the owner
+``{player}``                        hash: ``name``, ``wallet``, ``granted``
+``{player}:journal``                hash: buy-in id -> ``"room|amount|ms"``: chips taken
+                                    from the wallet, not yet known to be on the table
+``{player}:credited``               set of cash-out ids already paid into the wallet
+``{player}:rooms``                  set of the rooms the player sits in
+``{player}:presence``               sorted set: node id -> expiry (ms) of a connection there
+``{node}:inbox``                    stream: commands forwarded to a node, and answers
+=================================  =====================================================
+
+Single keys without a tag (each touched on its own): ``token:<token>`` (player id of a
+session token), ``players`` and ``rooms`` (sets: every player, every room), ``lobby``
+(hash: room -> msgpack summary), ``spectators`` (hash: ``"<room> <node>"`` -> count),
+``nodes`` (sorted set: node -> expiry ms), ``wakeups`` (sorted set: room -> the time
+someone must look at it if its owner is gone), ``transfers`` (sorted set:
+``"<player> <id>"`` -> ms, buy-ins not yet completed, for the sweeper).
+
+Channels: ``ch:<room>`` carries a room's changes, presence changes and notices;
+``ch:lobby`` says the room list changed.
+
+Room ids start with ``r-``, player ids with ``p-``, node ids with ``n-``, so the tags of
+different kinds never collide.
+"""
+
+from __future__ import annotations
+
+
+class Keys:
+    """Key and channel names under one prefix (default ``cardroom:``)."""
+
+    def __init__(self, prefix: str = "cardroom:") -> None:
+        if "{" in prefix or "}" in prefix:
+            raise ValueError("the key prefix must not contain braces (they would break the hash tags)")
+        self.prefix = prefix
+        p = prefix
+        self.players = p + "players"
+        self.rooms = p + "rooms"
+        self.lobby = p + "lobby"
+        self.spectators = p + "spectators"
+        self.nodes = p + "nodes"
+        self.wakeups = p + "wakeups"
+        self.transfers = p + "transfers"
+        self.lobby_channel = p + "ch:lobby"
+        self.migration_lock = p + "migrating"
+
+    # --- rooms ---------------------------------------------------------------------
+
+    def room(self, room: str) -> str:
+        return f"{self.prefix}{{{room}}}"
+
+    def events(self, room: str) -> str:
+        return f"{self.prefix}{{{room}}}:events"
+
+    def lease(self, room: str) -> str:
+        return f"{self.prefix}{{{room}}}:lease"
+
+    def room_channel(self, room: str) -> str:
+        return f"{self.prefix}ch:{room}"
+
+    # --- players -------------------------------------------------------------------
+
+    def player(self, player: str) -> str:
+        return f"{self.prefix}{{{player}}}"
+
+    def journal(self, player: str) -> str:
+        return f"{self.prefix}{{{player}}}:journal"
+
+    def credited(self, player: str) -> str:
+        return f"{self.prefix}{{{player}}}:credited"
+
+    def seats(self, player: str) -> str:
+        return f"{self.prefix}{{{player}}}:rooms"
+
+    def presence(self, player: str) -> str:
+        return f"{self.prefix}{{{player}}}:presence"
+
+    def token(self, token: str) -> str:
+        return f"{self.prefix}token:{token}"
+
+    # --- nodes ---------------------------------------------------------------------
+
+    def inbox(self, node: str) -> str:
+        return f"{self.prefix}{{{node}}}:inbox"
+
+    # --- the layout before scale-out (read once by the migration) ------------------
+
+    def legacy(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)

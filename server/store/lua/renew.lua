@@ -1,0 +1,6 @@
+-- Extend a lease that is still ours. KEYS: lease. ARGV: "<node> <fence>", lease ms.
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0

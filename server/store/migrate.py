@@ -1,0 +1,93 @@
+"""Moving data written before scale-out to the current key layout, once, at start.
+
+The first layout kept every wallet and grant in two global hashes and the rooms under
+``room:<id>``; a Lua script touched both, which Redis Cluster refuses. On a single Redis
+holding that layout, the first server to start moves it (under a lock; the others wait):
+each player's wallet and grant into the player's own hash, each room's keys renamed to
+the tagged names, bot seats' grants onto their room, seat and lobby indexes rebuilt.
+Chips are conserved: the sums are the same before and after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Mapping
+
+from engine.game import Game
+
+from ..room import table as tbl
+from ..room.core import lobby_summary
+from .keys import Keys
+from .store import Store, unpack
+
+log = logging.getLogger(__name__)
+
+
+def _text(v: object) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+async def migrate_legacy_layout(store: Store, games: Mapping[str, Game]) -> bool:
+    """Migrate if the old layout is present; True if this call moved anything."""
+    r = store.redis
+    k: Keys = store.keys
+    if not await r.exists(k.legacy("wallets"), k.legacy("grants")):
+        return False
+    if not hasattr(r, "connection_pool"):  # a Cluster never held the old layout's scripts
+        log.warning("old-layout keys found on a Redis Cluster: not migrated")
+        return False
+    while not await r.set(k.migration_lock, os.getpid(), nx=True, px=60_000):
+        await asyncio.sleep(0.2)  # another process is migrating
+        if not await r.exists(k.legacy("wallets"), k.legacy("grants")):
+            return False
+    try:
+        if not await r.exists(k.legacy("wallets"), k.legacy("grants")):
+            return False
+        await _migrate(store, games)
+        return True
+    finally:
+        await r.delete(k.migration_lock)
+
+
+async def _migrate(store: Store, games: Mapping[str, Game]) -> None:
+    r = store.redis
+    k = store.keys
+    wallets = {_text(p): int(v) for p, v in (await r.hgetall(k.legacy("wallets"))).items()}
+    grants = {_text(p): int(v) for p, v in (await r.hgetall(k.legacy("grants"))).items()}
+    bot_grants: dict[str, int] = {}
+    players = 0
+    for pid in sorted(set(wallets) | set(grants)):
+        if pid.startswith("bot-"):  # bot-<room>-<seat>: the room's grant now
+            room = pid[len("bot-"):].rsplit("-", 1)[0]
+            bot_grants[room] = bot_grants.get(room, 0) + grants.get(pid, 0)
+            continue
+        name = await r.hget(k.legacy("player", pid), "name")
+        await r.sadd(k.players, pid)
+        await r.hset(k.player(pid), mapping={
+            "name": _text(name or b"?"), "wallet": wallets.get(pid, 0), "granted": grants.get(pid, 0),
+        })
+        await r.delete(k.legacy("player", pid))
+        players += 1
+    rooms = [_text(m) for m in await r.smembers(k.rooms)]
+    for room in rooms:
+        old = k.legacy("room", room)
+        if await r.exists(old):
+            await r.rename(old, k.room(room))
+        if await r.exists(k.legacy("room", room, "events")):
+            await r.rename(k.legacy("room", room, "events"), k.events(room))
+        await r.hset(k.room(room), mapping={"fence": 0, "granted": bot_grants.get(room, 0)})
+        snap_raw = await r.hget(k.room(room), "snap")
+        if snap_raw is None:
+            continue
+        snap = unpack(snap_raw)
+        for s in snap["seats"]:
+            if s is not None and not s.get("bot"):
+                await r.sadd(k.seats(s["player"]), room)
+        game = games.get(snap["game"])
+        if game is not None:
+            table = tbl.from_dict(snap, game)
+            await store.set_lobby_entry(room, dict(lobby_summary(table), version=table.version))
+    await r.delete(k.legacy("wallets"), k.legacy("grants"))
+    log.warning("moved the data of %d players and %d rooms to the scale-out key layout", players, len(rooms))

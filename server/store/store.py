@@ -1,0 +1,539 @@
+"""Every Redis operation of the server (the key names are :mod:`server.store.keys`').
+
+Each atomic step is one Lua script on one hash slot (``lua/*.lua``), so the same code
+runs on a single Redis and on Redis Cluster:
+
+* a room change: :meth:`Store.commit` checks the writer's lease (owner and fencing
+  token) and the version it read, writes snapshot, version and events, and publishes
+  the change on the room's channel, all in one step;
+* ownership: :meth:`Store.acquire`, :meth:`Store.renew`, :meth:`Store.release`;
+* chips between a wallet and a table, which live in two slots, move in two steps with
+  a journal (see :doc:`docs/server.md`): :meth:`debit` then :meth:`finish_debit` (or
+  :meth:`refund`) for a buy-in, :meth:`credit` then :meth:`forget_credit` for a
+  cash-out. Every step is idempotent.
+
+Redis being unreachable surfaces as one of :data:`UNAVAILABLE` (callers answer
+``unavailable``); no library-level retries are made, because a retried write whose
+first try did arrive must be told apart by the caller (the scripts are idempotent or
+version-checked so that a retry is harmless).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import secrets
+import struct
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from redis import exceptions as rx
+
+from .keys import Keys
+
+STREAM_MAXLEN = 10_000
+INBOX_MAXLEN = 10_000
+
+#: What a Redis call raises when Redis cannot be used right now (down, restarting,
+#: failing over, out of connections, or a read-only replica after a failover).
+UNAVAILABLE: tuple[type[BaseException], ...] = (
+    rx.ConnectionError, rx.TimeoutError, rx.ClusterError, rx.TryAgainError, rx.ReadOnlyError,
+    rx.SlotNotCoveredError, rx.MasterDownError, OSError,
+)
+
+_LUA = Path(__file__).with_name("lua")
+
+#: A room change on its channel: b"C", then version, and the lengths of the snapshot,
+#: the events and the answers that follow the header in that order.
+CHANGE = b"C"
+_HEADER = struct.Struct(">QIII")
+#: Any other message on a room channel: b"N" + a msgpack map.
+NOTICE = b"N"
+
+
+def pack(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def change_header(version: int, snapshot: bytes, events: bytes, answers: bytes) -> bytes:
+    return CHANGE + _HEADER.pack(version, len(snapshot), len(events), len(answers))
+
+
+@dataclass(frozen=True)
+class ChangeMessage:
+    """A change as published on a room channel."""
+
+    version: int
+    snapshot: bytes
+    events: bytes  # b"" when the change had none
+    answers: bytes  # b"" when it answered nobody
+
+
+def parse_room_message(data: bytes) -> ChangeMessage | dict[str, Any]:
+    """A room channel message: a :class:`ChangeMessage`, or a notice (a map)."""
+    if data[:1] == CHANGE:
+        version, ls, le, la = _HEADER.unpack_from(data, 1)
+        at = 1 + _HEADER.size
+        snapshot = data[at:at + ls]
+        events = data[at + ls:at + ls + le]
+        answers = data[at + ls + le:at + ls + le + la]
+        return ChangeMessage(version, snapshot, events, answers)
+    if data[:1] == NOTICE:
+        return unpack(data[1:])
+    raise ValueError("not a room channel message")
+
+
+class Fenced(Exception):
+    """The writer no longer holds the room's lease: another process owns it, or nobody."""
+
+    def __init__(self, room: str, holder: str | None, version: int) -> None:
+        super().__init__(f"room {room}: lease held by {holder or 'nobody'} (version {version})")
+        self.holder = holder
+        self.version = version
+
+
+class VersionConflict(Exception):
+    """The room in Redis is not at the version the writer read."""
+
+    def __init__(self, room: str, version: int, expected: int) -> None:
+        super().__init__(f"room {room} is at version {version}, expected {expected}")
+        self.version = version
+        self.expected = expected
+
+
+@dataclass(frozen=True)
+class Acquired:
+    fence: int
+    previous: str  # the node that owned the room before ('' if none)
+    snapshot: bytes
+    version: int
+
+
+def lease_token(node: str, fence: int) -> str:
+    return f"{node} {fence}"
+
+
+def _gated(method):
+    """Run a Store method under the store's concurrency limit, so that no load can
+    exhaust the connection pool (it queues instead)."""
+
+    @functools.wraps(method)
+    async def gated(self, *args, **kwargs):
+        async with self._gate:
+            return await method(self, *args, **kwargs)
+
+    return gated
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Store:
+    """Async access to the server's Redis data (a ``Redis`` or a ``RedisCluster``)."""
+
+    def __init__(self, redis: Any, prefix: str = "cardroom:", grant: int = 10_000,
+                 observe_write=None, concurrency: int = 64, blocking: Any = None) -> None:
+        self.redis = redis
+        self.blocking = blocking if blocking is not None else redis
+        self.keys = Keys(prefix)
+        self.grant = grant
+        self._observe_write = observe_write or (lambda seconds: None)
+        self._source = {p.stem: p.read_text() for p in sorted(_LUA.glob("*.lua"))}
+        self._scripts = {name: redis.register_script(src) for name, src in self._source.items()}
+        self._gate = asyncio.Semaphore(concurrency)
+
+    async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        return await self._scripts[name](keys=keys, args=args)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.redis.ping())
+        except Exception:
+            return False
+
+    # --- players -------------------------------------------------------------------
+
+    @_gated
+    async def create_player(self, name: str) -> tuple[str, str, int]:
+        """A new player with a random 128-bit token and the grant in the wallet."""
+        k = self.keys
+        pid = "p-" + secrets.token_hex(6)
+        token = secrets.token_hex(16)
+        await self.redis.sadd(k.players, pid)  # the index first: an entry without a player is harmless
+        await self._run("create_player", [k.player(pid)], [name, self.grant])
+        await self.redis.set(k.token(token), pid)
+        return pid, token, self.grant
+
+    @_gated
+    async def player_by_token(self, token: str) -> tuple[str, str] | None:
+        pid = await self.redis.get(self.keys.token(token))
+        if pid is None:
+            return None
+        pid = pid.decode()
+        name = await self.redis.hget(self.keys.player(pid), "name")
+        return pid, (name or b"?").decode()
+
+    @_gated
+    async def wallet(self, player: str) -> int:
+        return int(await self.redis.hget(self.keys.player(player), "wallet") or 0)
+
+    @_gated
+    async def seat_candidates(self, player: str) -> set[str]:
+        """Rooms the player may sit in: the seat index, plus rooms of unfinished buy-ins."""
+        k = self.keys
+        rooms = {_text(r) for r in await self.redis.smembers(k.seats(player))}
+        for entry in (await self.redis.hgetall(k.journal(player))).values():
+            rooms.add(_text(entry).split("|", 1)[0])
+        return rooms
+
+    @_gated
+    async def set_presence(self, player: str, node: str, expiry_ms: int, now_ms: int) -> bool:
+        """Record a player's connections at ``node`` until ``expiry_ms`` (0: none left);
+        returns whether the player is connected anywhere."""
+        count = await self._run("presence", [self.keys.presence(player)], [node, expiry_ms, now_ms])
+        return int(count) > 0
+
+    @_gated
+    async def refresh_presence(self, players: Iterable[str], node: str, expiry_ms: int, now_ms: int) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for p in players:
+                pipe.eval(self._source["presence"], 1, self.keys.presence(p), node, expiry_ms, now_ms)
+            await pipe.execute()
+
+    @_gated
+    async def online(self, players: Iterable[str], now_ms: int) -> dict[str, bool]:
+        players = list(players)
+        if not players:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for p in players:
+                pipe.zcount(self.keys.presence(p), f"({now_ms}", "+inf")
+            counts = await pipe.execute()
+        return {p: int(c) > 0 for p, c in zip(players, counts, strict=True)}
+
+    # --- chips between wallets and tables ---------------------------------------------
+
+    @_gated
+    async def debit(self, player: str, xid: str, amount: int, room: str, now_ms: int) -> tuple[bool, int]:
+        """Buy-in, step 1: take ``amount`` from the wallet into the journal entry ``xid``.
+
+        Returns ``(done, wallet)``; ``done`` is False when the wallet holds too little
+        (nothing changed then)."""
+        k = self.keys
+        await self.redis.zadd(k.transfers, {f"{player} {xid}": now_ms})
+        ok, wallet = await self._run("debit", [k.player(player), k.journal(player)],
+                                     [xid, amount, f"{room}|{amount}|{now_ms}"])
+        if not int(ok):
+            await self.redis.zrem(k.transfers, f"{player} {xid}")
+        return bool(int(ok)), int(wallet)
+
+    @_gated
+    async def finish_debit(self, player: str, xid: str, room: str) -> None:
+        """Buy-in, step 3 (after the room stored the seat): close the journal entry."""
+        k = self.keys
+        await self._run("finish_debit", [k.journal(player), k.seats(player)], [xid, room])
+        await self.redis.zrem(k.transfers, f"{player} {xid}")
+
+    @_gated
+    async def refund(self, player: str, xid: str) -> int | None:
+        """Undo a buy-in the room never stored; None if the entry was already closed."""
+        k = self.keys
+        wallet = int(await self._run("refund", [k.player(player), k.journal(player)], [xid]))
+        await self.redis.zrem(k.transfers, f"{player} {xid}")
+        return None if wallet < 0 else wallet
+
+    @_gated
+    async def journal_entry(self, player: str, xid: str) -> tuple[str, int] | None:
+        entry = await self.redis.hget(self.keys.journal(player), xid)
+        if entry is None:
+            return None
+        room, amount, _ = _text(entry).split("|")
+        return room, int(amount)
+
+    @_gated
+    async def stale_transfers(self, older_than_ms: int, limit: int = 100) -> list[tuple[str, str]]:
+        """Buy-ins begun before ``older_than_ms`` and not finished: ``(player, id)``."""
+        members = await self.redis.zrangebyscore(self.keys.transfers, "-inf", older_than_ms, start=0, num=limit)
+        out = []
+        for m in members:
+            player, xid = _text(m).split(" ", 1)
+            out.append((player, xid))
+        return out
+
+    @_gated
+    async def forget_transfer(self, player: str, xid: str) -> None:
+        await self.redis.zrem(self.keys.transfers, f"{player} {xid}")
+
+    @_gated
+    async def pending_transfers(self) -> int:
+        return int(await self.redis.zcard(self.keys.transfers))
+
+    @_gated
+    async def credit(self, player: str, xid: str, amount: int, room: str) -> int:
+        """Cash-out, step 2 (after the room stored the departure): pay the wallet once."""
+        k = self.keys
+        _, wallet = await self._run("credit", [k.player(player), k.credited(player), k.seats(player)],
+                                    [xid, amount, room])
+        return int(wallet)
+
+    @_gated
+    async def forget_credit(self, player: str, xid: str) -> None:
+        """Cash-out, step 4 (after the room stored that it no longer owes ``xid``)."""
+        await self.redis.srem(self.keys.credited(player), xid)
+
+    # --- rooms ---------------------------------------------------------------------
+
+    @_gated
+    async def create_room(self, room: str, game: str, snapshot: Mapping[str, Any], events: list[dict[str, Any]],
+                          granted: int, node: str, lease_ms: int) -> bool:
+        """Write a new room (version 1, fence 1, leased to ``node``); False if the id is taken."""
+        k = self.keys
+        await self.redis.sadd(k.rooms, room)
+        done = await self._run(
+            "create_room", [k.room(room), k.events(room), k.lease(room)],
+            [node, lease_ms, pack(dict(snapshot)), game, pack(events) if events else b"", STREAM_MAXLEN, granted],
+        )
+        return bool(int(done))
+
+    @_gated
+    async def acquire(self, room: str, node: str, lease_ms: int) -> Acquired | str | None:
+        """Take the room's lease: :class:`Acquired`, the holder's node id, or None (no such room)."""
+        k = self.keys
+        r = await self._run("acquire", [k.room(room), k.lease(room)], [node, lease_ms])
+        if int(r[0]) == -1:
+            return None
+        if int(r[0]) == 0:
+            return _text(r[1]).split(" ", 1)[0]
+        return Acquired(fence=int(r[1]), previous=_text(r[2]), snapshot=r[3], version=int(r[4]))
+
+    @_gated
+    async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[bool]:
+        """Extend each ``(room, token)`` lease still held; False where it is lost."""
+        if not leases:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room, token in leases:
+                pipe.eval(self._source["renew"], 1, self.keys.lease(room), token, lease_ms)
+            results = await pipe.execute()
+        return [bool(int(r)) for r in results]
+
+    @_gated
+    async def release(self, room: str, token: str) -> bool:
+        return bool(int(await self._run("release", [self.keys.lease(room)], [token])))
+
+    @_gated
+    async def lease_holder(self, room: str) -> str | None:
+        value = await self.redis.get(self.keys.lease(room))
+        return None if value is None else _text(value).split(" ", 1)[0]
+
+    @_gated
+    async def commit(self, room: str, token: str, expected_version: int, snapshot: bytes,
+                     events: list[dict[str, Any]], granted: int = 0, answers: bytes = b"") -> int:
+        """Store and publish one change; returns the new version.
+
+        Raises :class:`Fenced` when ``token`` no longer holds the lease, or
+        :class:`VersionConflict` when Redis is not at ``expected_version``: nothing is
+        written or published then."""
+        k = self.keys
+        ev = pack(events) if events else b""
+        version = expected_version + 1
+        start = time.perf_counter()
+        r = await self._run(
+            "commit", [k.room(room), k.events(room), k.lease(room)],
+            [token, expected_version, snapshot, ev, STREAM_MAXLEN, granted, k.room_channel(room),
+             change_header(version, snapshot, ev, answers), answers],
+        )
+        self._observe_write(time.perf_counter() - start)
+        if int(r[0]) == 1:
+            return int(r[1])
+        if _text(r[1]) == "fence":
+            holder = _text(r[2]).split(" ", 1)[0] or None
+            raise Fenced(room, holder, int(r[3]))
+        raise VersionConflict(room, int(r[2]), expected_version)
+
+    @_gated
+    async def restore(self, room: str, token: str, version: int, snapshot: bytes) -> bool:
+        """Write back an acknowledged state Redis lost (see ``lua/restore.lua``)."""
+        k = self.keys
+        r = await self._run("restore", [k.room(room), k.lease(room)],
+                            [token, version, snapshot, k.room_channel(room),
+                             change_header(version, snapshot, b"", b"")])
+        return int(r[0]) == 1
+
+    @_gated
+    async def room_ids(self) -> list[str]:
+        return sorted(_text(m) for m in await self.redis.smembers(self.keys.rooms))
+
+    @_gated
+    async def load_room(self, room: str) -> dict[str, Any] | None:
+        snap = await self.redis.hget(self.keys.room(room), "snap")
+        return None if snap is None else unpack(snap)
+
+    @_gated
+    async def load_room_raw(self, room: str) -> bytes | None:
+        return await self.redis.hget(self.keys.room(room), "snap")
+
+    @_gated
+    async def room_events(self, room: str) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The room's whole event stream (hand histories, tests)."""
+        entries = await self.redis.xrange(self.keys.events(room))
+        return [(int(fields[b"v"]), unpack(fields[b"e"])) for _, fields in entries]
+
+    @_gated
+    async def recent_events(self, room: str, after: int, upto: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The events of versions ``after < v <= upto`` that are still in the stream."""
+        if upto <= after:
+            return []
+        entries = await self.redis.xrevrange(self.keys.events(room), count=upto - after)
+        out = [(int(f[b"v"]), unpack(f[b"e"])) for _, f in entries]
+        return sorted(e for e in out if after < e[0] <= upto)
+
+    # --- lobby ---------------------------------------------------------------------
+
+    @_gated
+    async def set_lobby_entry(self, room: str, summary: Mapping[str, Any]) -> None:
+        await self.redis.hset(self.keys.lobby, room, pack(dict(summary)))
+
+    @_gated
+    async def lobby_entries(self) -> dict[str, dict[str, Any]]:
+        raw = await self.redis.hgetall(self.keys.lobby)
+        return {_text(r): unpack(v) for r, v in raw.items()}
+
+    @_gated
+    async def set_spectators(self, room: str, node: str, count: int) -> None:
+        field = f"{room} {node}"
+        if count:
+            await self.redis.hset(self.keys.spectators, field, count)
+        else:
+            await self.redis.hdel(self.keys.spectators, field)
+
+    @_gated
+    async def spectator_counts(self, live_nodes: set[str]) -> dict[str, int]:
+        """Spectators by room, counting only nodes that are alive."""
+        out: dict[str, int] = {}
+        for field, n in (await self.redis.hgetall(self.keys.spectators)).items():
+            room, node = _text(field).split(" ", 1)
+            if node in live_nodes:
+                out[room] = out.get(room, 0) + int(n)
+        return out
+
+    @_gated
+    async def clear_spectators(self, node: str, rooms: Iterable[str]) -> None:
+        fields = [f"{r} {node}" for r in rooms]
+        if fields:
+            await self.redis.hdel(self.keys.spectators, *fields)
+
+    # --- nodes, wake-ups, inboxes ----------------------------------------------------
+
+    @_gated
+    async def heartbeat(self, node: str, expiry_ms: int, inbox_ms: int) -> bool:
+        """Say ``node`` is alive until ``expiry_ms``; False if its inbox is gone."""
+        k = self.keys
+        await self.redis.zadd(k.nodes, {node: expiry_ms})
+        return bool(await self.redis.pexpire(k.inbox(node), inbox_ms))
+
+    @_gated
+    async def live_nodes(self, now_ms: int) -> set[str]:
+        k = self.keys
+        await self.redis.zremrangebyscore(k.nodes, "-inf", now_ms - 60_000)
+        return {_text(n) for n in await self.redis.zrangebyscore(k.nodes, f"({now_ms}", "+inf")}
+
+    @_gated
+    async def leave_cluster(self, node: str) -> None:
+        k = self.keys
+        await self.redis.zrem(k.nodes, node)
+        await self.redis.delete(k.inbox(node))
+
+    @_gated
+    async def set_wakeups(self, when: Mapping[str, int | None]) -> None:
+        """When someone must look at each room if its owner is gone (None: never)."""
+        k = self.keys
+        due = {room: ms for room, ms in when.items() if ms is not None}
+        gone = [room for room, ms in when.items() if ms is None]
+        if due:
+            await self.redis.zadd(k.wakeups, due)
+        if gone:
+            await self.redis.zrem(k.wakeups, *gone)
+
+    @_gated
+    async def due_rooms(self, now_ms: int, limit: int = 50) -> list[str]:
+        rooms = await self.redis.zrangebyscore(self.keys.wakeups, "-inf", now_ms, start=0, num=limit)
+        return [_text(r) for r in rooms]
+
+    @_gated
+    async def open_inbox(self, node: str, ttl_ms: int) -> None:
+        k = self.keys
+        await self.redis.xadd(k.inbox(node), {"m": pack({"k": "open"})}, maxlen=INBOX_MAXLEN, approximate=True)
+        await self.redis.pexpire(k.inbox(node), ttl_ms)
+
+    @_gated
+    async def send_to_node(self, node: str, message: Mapping[str, Any]) -> bool:
+        """Append to ``node``'s inbox; False when the node has no inbox (it is gone)."""
+        entry = await self.redis.xadd(self.keys.inbox(node), {"m": pack(dict(message))},
+                                      maxlen=INBOX_MAXLEN, approximate=True, nomkstream=True)
+        return entry is not None
+
+    @_gated
+    async def read_inbox(self, node: str, after: str, block_ms: int, count: int = 200
+                         ) -> list[tuple[str, dict[str, Any]]]:
+        """Messages in ``node``'s inbox after stream id ``after`` (waits up to ``block_ms``)."""
+        found = await self.blocking.xread({self.keys.inbox(node): after}, count=count, block=block_ms)
+        out = []
+        for _key, entries in found or ():
+            for entry_id, fields in entries:
+                out.append((_text(entry_id), unpack(fields[b"m"])))
+        return out
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        await self.redis.publish(channel, data)
+
+    @_gated
+    async def publish_notice(self, room: str, notice: Mapping[str, Any]) -> None:
+        await self.redis.publish(self.keys.room_channel(room), NOTICE + pack(dict(notice)))
+
+    # --- conservation ----------------------------------------------------------------
+
+    async def chip_audit(self) -> dict[str, int]:
+        """Count every chip: granted, in wallets, on tables, and between the two.
+
+        ``grants == wallets + tables + pending`` at every quiet moment (a transfer in
+        flight may be seen on one side only while this reads). Reads only.
+        """
+        k = self.keys
+        r = self.redis
+        granted = wallets = tables = pending = 0
+        credited: dict[str, set[str]] = {}
+        journals: list[tuple[str, str, str]] = []  # (player, xid, entry)
+        for pid in sorted(_text(p) for p in await r.smembers(k.players)):
+            w, g = await r.hmget(k.player(pid), ["wallet", "granted"])
+            wallets += int(w or 0)
+            granted += int(g or 0)
+            credited[pid] = {_text(x) for x in await r.smembers(k.credited(pid))}
+            for xid, entry in (await r.hgetall(k.journal(pid))).items():
+                journals.append((pid, _text(xid), _text(entry)))
+        applied: dict[str, set[str]] = {}
+        for room in await self.room_ids():
+            snap_raw, g = await r.hmget(k.room(room), ["snap", "granted"])
+            granted += int(g or 0)
+            if snap_raw is None:
+                continue
+            snap = unpack(snap_raw)
+            tables += sum(s["stack"] for s in snap["seats"] if s is not None)
+            applied[room] = set(snap.get("xin", ()))
+            for xid, player, amount, *_ in snap.get("xout", ()):
+                if xid not in credited.get(player, set()):
+                    pending += amount
+        for _pid, xid, entry in journals:
+            room, amount, _ = entry.split("|")
+            if xid not in applied.get(room, set()):
+                pending += int(amount)
+        return {"grants": granted, "wallets": wallets, "tables": tables, "pending": pending}
