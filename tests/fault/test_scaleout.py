@@ -25,6 +25,7 @@ from .harness import (
     room_snapshot,
     room_stream,
     wait_for,
+    wheel_redis_server,
 )
 
 pytestmark = pytest.mark.slow
@@ -180,6 +181,20 @@ async def test_three_processes_play_one_table_and_survive_the_owner_being_killed
         assert len(moved) == 1  # the player whose process died resumed on another one
     finally:
         cluster.stop()
+
+
+async def test_the_same_on_redis_6_2(tmp_path):
+    redis = RedisProcess(tmp_path / "redis62", binary=wheel_redis_server())  # no SPUBLISH, older commands
+    redis.start()
+    cluster = Cluster(tmp_path, redis.url)
+    try:
+        cluster.start()
+        await cluster.seat("holdem")
+        await kill_the_owner_mid_hand(cluster, "holdem (Redis 6.2)")
+        await check_nothing_lost_or_doubled(cluster)
+    finally:
+        cluster.stop()
+        redis.stop()
 
 
 async def test_the_same_on_a_redis_cluster_of_three_masters(tmp_path):

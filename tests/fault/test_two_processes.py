@@ -1,0 +1,118 @@
+"""Two ``cardroom serve`` processes on one Redis: one lobby, one room, players on both."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+
+import pytest
+
+from .harness import Player, RedisProcess, ServerProcess, lease_holder, wait_for
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def redis(tmp_path):
+    r = RedisProcess(tmp_path / "redis")
+    r.start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def two(tmp_path, redis):
+    servers = [ServerProcess(redis.url, tmp_path / f"server{i}.log", "--room-idle-seconds", "2")
+               for i in range(2)]
+    for s in servers:
+        s.start()
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+def metric(server: ServerProcess, line_start: str) -> float:
+    text = urllib.request.urlopen(server.http_url + "metrics", timeout=5).read().decode()
+    values = [float(line.split()[-1]) for line in text.splitlines() if line.startswith(line_start)]
+    return sum(values)
+
+
+async def latest(p: Player, room: str, **match) -> dict:
+    return await p.client.expect("room", timeout=10, room=room, **match)
+
+
+async def test_players_on_two_processes_share_one_lobby_one_room_and_presence(two, redis):
+    a_proc, b_proc = two
+    alice = Player("alice", "highcard", [s.ws_url for s in two], home=0)
+    bob = Player("bob", "highcard", [s.ws_url for s in two], home=1)
+    await alice.connect()
+    await bob.connect()
+    room = (await alice.request({"t": "create_room", "game": "holdem", "options": {"seats": 2},
+                                 "config": {"small_blind": 1, "big_blind": 2}}))["room"]
+    assert await lease_holder(redis.url, room) == a_proc.node
+    await alice.request({"t": "join", "room": room, "buy_in": 500})
+
+    # bob's process lists the room created on alice's, and watching it counts everywhere
+    listed = {r["room"]: r for r in (await bob.request({"t": "list_rooms"}))["rooms"]}
+    assert listed[room]["players"] == 1 and listed[room]["spectators"] == 0
+    spectator = Player("carol", "highcard", [s.ws_url for s in two], home=1)
+    await spectator.connect()
+    await spectator.request({"t": "spectate", "room": room})
+    await asyncio.sleep(0.3)
+    listed = {r["room"]: r for r in (await alice.request({"t": "list_rooms"}))["rooms"]}
+    assert listed[room]["spectators"] == 1
+
+    # bob's requests travel to the owner and come back with the same codes and answers
+    joined = await bob.request({"t": "join", "room": room, "buy_in": 500})
+    assert joined["t"] == "room" and joined["your_seat"] == 1
+    again = await bob.request({"t": "join", "room": room})
+    assert again["code"] == "already_seated" and again["room"] == room
+    seen = await latest(alice, room, seats=lambda s: s[1] is not None and s[1]["connected"])
+    assert seen["seats"][1]["player"] == bob.player
+    assert metric(b_proc, "cardroom_forwarded_commands_total") >= 2
+    assert metric(b_proc, "cardroom_rooms{") == 0  # bob's process owns nothing
+
+    # a hand played from both processes
+    snap = await latest(bob, room, playing=True)
+    for _ in range(20):
+        if not snap["playing"]:
+            break
+        to_act = snap["view"]["to_act"]
+        p = (alice, bob)[to_act]
+        mine = await p.request({"t": "spectate", "room": room})
+        legal = mine["view"]["legal"]
+        ack = await p.request({"t": "act", "room": room, "id": f"v{mine['version']}",
+                               "action": {"type": "check"} if legal["check"] else {"type": "call"}})
+        assert ack["t"] == "ack", ack
+        snap = await latest(spectator, room, version=lambda v, want=ack["version"]: v >= want)
+    assert snap["hand_no"] >= 1
+
+    # presence is shared: bob goes away from process B, alice on A sees it, then he is back on A
+    await bob.client.close()
+    gone = await latest(alice, room, seats=lambda s: s[1] is not None and not s[1]["connected"])
+    assert gone["seats"][1]["player"] == bob.player
+    bob.home = 0
+    await bob.connect()
+    assert bob.welcome["seats"] == [{"room": room, "game": "holdem", "seat": 1}]
+    await latest(spectator, room, seats=lambda s: s[1] is not None and s[1]["connected"])
+
+
+async def test_an_unused_room_is_let_go_and_taken_by_whoever_needs_it_next(two, redis):
+    a_proc, b_proc = two
+    alice = Player("alice", "highcard", [s.ws_url for s in two], home=0)
+    await alice.connect()
+    room = (await alice.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
+    assert await lease_holder(redis.url, room) == a_proc.node
+    # nobody plays: after --room-idle-seconds 2 the owner gives the lease back
+    for _ in range(100):
+        if await lease_holder(redis.url, room) is None:
+            break
+        await asyncio.sleep(0.1)
+    assert await lease_holder(redis.url, room) is None
+    assert metric(a_proc, "cardroom_rooms{") == 0
+    bob = Player("bob", "highcard", [s.ws_url for s in two], home=1)
+    await bob.connect()
+    joined = await bob.request({"t": "join", "room": room})
+    assert joined["your_seat"] == 0
+    assert await lease_holder(redis.url, room) == b_proc.node  # taken by the process that needed it
+    await wait_for(lambda: metric(b_proc, "cardroom_rooms{") == 1, 5, "the gauge")

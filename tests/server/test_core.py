@@ -1,0 +1,166 @@
+"""The room core on its own: commands and times in, changes and replies out.
+
+No Redis, no sockets, no clock: the tests play the actor's part by hand (``stored``
+after a change, ``buy_in_closed`` / ``paid_out`` after a transfer step)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from server.room import table as tbl
+from server.room.core import (
+    Act,
+    Answer,
+    Change,
+    Join,
+    Leave,
+    Origin,
+    Reply,
+    RoomCore,
+    Settle,
+    SitOut,
+    command_from_wire,
+    command_to_wire,
+    lobby_summary,
+)
+
+from .highcard import GAME
+
+OPTIONS = {
+    "name": "t", "seats": 2, "action_seconds": 10.0, "between_hands_seconds": 2.0,
+    "buy_in_min": 10, "buy_in_max": 1000, "buy_in_default": 100,
+}
+
+
+def core(seats: int = 2) -> RoomCore:
+    table = tbl.Table(room="r-1", game="highcard", options=dict(OPTIONS, seats=seats),
+                      config={"ante": 10, "max_bet": 100}, seats=[None] * seats, version=1)
+    ids = (f"x{i}" for i in itertools.count(1))
+    return RoomCore(GAME, table, deck=lambda n: list(range(n)), new_id=lambda: next(ids), rng=random.Random(1))
+
+
+_seq = itertools.count(1)
+
+
+def origin(player: str, node: str = "n-a") -> Origin:
+    return Origin(node, 7, next(_seq), f"ref-{player}", player, player.upper())
+
+
+def store(c: RoomCore, out: Change | Reply) -> Change:
+    assert isinstance(out, Change), out
+    c.stored(out)
+    return out
+
+
+def seated(c: RoomCore) -> None:
+    for p in ("a", "b"):
+        ch = store(c, c.handle(Join(origin(p)), 0))
+        c.buy_in_closed(ch.debit.xid)
+
+
+def test_a_join_is_a_change_with_a_buy_in_to_take_first_and_the_snapshot_as_answer():
+    c = core()
+    o = origin("a")
+    out = c.handle(Join(o, seat=1, buy_in=300), now=0)
+    assert isinstance(out, Change) and out.kind == "join"
+    assert out.debit.player == "a" and out.debit.amount == 300 and out.debit.xid == "x1"
+    assert out.answers == [Answer(o, "room")]
+    assert out.table.version == 2 and out.table.seats[1].player == "a" and out.table.xin == ["x1"]
+    assert c.table.version == 1 and c.table.seats == [None, None]  # nothing changes until stored
+    c.stored(out)
+    assert c.table is out.table
+
+
+def test_a_refused_request_is_a_reply_naming_the_room_and_changes_nothing():
+    c = core()
+    seated(c)
+    before = c.table
+    o = origin("c")
+    out = c.handle(Join(o), 0)
+    assert out == Reply(o, {"t": "error", "code": "room_full", "message": "every seat is taken",
+                            "ref": o.ref, "room": "r-1"})
+    out = c.handle(Act(origin("c"), {"type": "fold"}, "1"), 0)
+    assert out.msg["code"] == "not_seated"
+    out = c.handle(Act(origin("a"), {"type": "fold"}, "1"), 0)
+    assert out.msg["code"] == "no_hand"
+    assert c.table is before
+
+
+def test_the_next_hand_is_due_when_enough_players_sit_and_uses_the_given_deck():
+    c = core()
+    seated(c)
+    assert c.wake_ms() == 0  # no pause before the first hand
+    start = store(c, c.due(now=1_000))
+    assert start.kind == "start" and start.events[0]["type"] == "hand_started"
+    assert [e["card"] for e in start.events if e["type"] == "deal"] == [0, 1]  # the deck passed in
+    assert c.table.deadline_ms == 1_000 + 10_000 and c.wake_ms() == 11_000
+    assert c.due(now=10_999) is None
+    timeout = store(c, c.due(now=11_000))  # the clock ran out: the game's timeout action
+    assert timeout.kind == "timeout" and timeout.events[0] == {"type": "timed_out", "seat": 1,
+                                                               "action": {"type": "fold"}}
+
+
+def test_an_action_is_answered_with_an_ack_and_a_resent_id_gets_the_same_version():
+    c = core()
+    seated(c)
+    store(c, c.due(0))
+    o = origin("b")
+    ch = store(c, c.handle(Act(o, {"type": "bet", "amount": 5}, "bet-1"), 5))
+    assert ch.answers == [Answer(o, "ack", "bet-1")]
+    again = c.handle(Act(origin("b"), {"type": "bet", "amount": 5}, "bet-1"), 6)
+    assert isinstance(again, Reply) and again.msg["t"] == "ack" and again.msg["version"] == ch.table.version
+    wrong = c.handle(Act(origin("b"), {"type": "bet", "amount": 5}, "bet-2"), 6)
+    assert wrong.msg["code"] == "not_your_turn"
+
+
+def test_a_leave_between_hands_owes_the_stack_to_the_wallet_until_paid():
+    c = core()
+    seated(c)
+    o = origin("a")
+    ch = store(c, c.handle(Leave(o), 0))
+    assert ch.answers == []  # the answer is the 'left' message, sent once the wallet is paid
+    [p] = ch.payouts
+    assert (p.player, p.amount, p.seat, p.reason, p.origin) == ("a", 100, 0, "left", o)
+    assert c.table.xout == [[p.xid, "a", 100, 0, "left"]] and c.unpaid() == [p.__class__(p.xid, "a", 100, 0, "left")]
+    c.paid_out(p.xid)
+    assert c.unpaid() == []
+    nxt = store(c, c.handle(SitOut(origin("b")), 1))  # the next change drops what both sides settled
+    assert c.table.xout == [] and nxt.forget == [("a", p.xid)]
+
+
+def test_a_buy_in_stays_listed_until_its_journal_entry_is_closed_and_settle_says_so():
+    c = core()
+    ch = store(c, c.handle(Join(origin("a")), 0))
+    xid = ch.debit.xid
+    answer = c.handle(Settle(origin("sweeper"), xid), 0)
+    assert answer.msg == {"t": "_settled", "xid": xid, "applied": True, "ref": answer.origin.ref}
+    assert c.handle(Settle(origin("sweeper"), "x-never"), 0).msg["applied"] is False
+    c.buy_in_closed(xid)
+    store(c, c.handle(Join(origin("b")), 0))
+    assert xid not in c.table.xin
+
+
+def test_a_leaving_players_turn_is_due_at_once():
+    c = core()
+    seated(c)
+    store(c, c.due(0))
+    to_act = c.table.hand.to_act
+    pending = store(c, c.handle(Leave(origin("ab"[to_act])), 0))
+    assert pending.answers[0].data["pending"] is True and pending.payouts == []
+    assert c.wake_ms() == 0
+    played = store(c, c.due(1))
+    assert played.kind == "leaver"
+
+
+def test_commands_cross_processes_as_plain_data():
+    for cmd in (Join(origin("a"), 1, 500), Leave(origin("a")), Act(origin("a"), {"type": "fold"}, "z"),
+                Settle(origin("s"), "x9")):
+        assert command_from_wire(command_to_wire(cmd)) == cmd
+
+
+def test_the_lobby_summary_leaves_spectators_to_each_process():
+    c = core()
+    seated(c)
+    assert lobby_summary(c.table) == {"room": "r-1", "game": "highcard", "name": "t", "seats": 2, "players": 2,
+                                      "playing": False, "bots": 0, "config": {"ante": 10, "max_bet": 100}}
