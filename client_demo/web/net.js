@@ -8,8 +8,9 @@
 //   and says `hello` with the session token kept in localStorage, so the server puts
 //   the player back in every seat they hold (it re-sends `room` snapshots).
 // - Actions (`act`) that were sent but not acknowledged when the connection dropped are
-//   sent again with the same action id after the resume: the server applies an id at
-//   most once, so a retry is safe.
+//   sent again with the same action id after the resume, and so are actions answered
+//   `unavailable` (a moment later, with backoff): the server applies an id at most
+//   once, so a retry is safe.
 
 const TOKEN_KEY = "cardroom.token";
 const NAME_KEY = "cardroom.name";
@@ -191,10 +192,23 @@ export class Connection {
     return this.sendAct(msg);
   }
 
-  sendAct(msg) {
-    return this.request(msg).then(
+  sendAct(msg, attempt = 0) {
+    return this.request(msg, { quiet: true }).then(
       (ack) => { this.unacked.delete(msg.id); return ack; },
-      (err) => { if (err.code !== "disconnected") this.unacked.delete(msg.id); throw err; },
+      (err) => {
+        // The room's server is briefly unreachable (Redis, or the process owning the
+        // room, is moving): the same id is sent again, so it is applied at most once.
+        if (err.code === "unavailable" && attempt < 8 && this.unacked.has(msg.id)) {
+          const delay = Math.min(2000, 200 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
+          return new Promise((resolve) => setTimeout(resolve, delay))
+            .then(() => this.sendAct(msg, attempt + 1));
+        }
+        if (err.code !== "disconnected") {
+          this.unacked.delete(msg.id);
+          this.emit("error", err);
+        }
+        throw err;
+      },
     );
   }
 

