@@ -120,6 +120,7 @@ class App:
         self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,
                            self.node_id, self.clock)
         self.node.on_lobby = self.lobby.lobby_changed
+        self.directory.on_lobby_change = self.lobby.lobby_changed
         await self.node.start(self.directory, self.views)
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")

@@ -27,7 +27,7 @@ from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
 from .room import table as tbl
-from .room.core import Act, Join, Leave, SitIn, SitOut
+from .room.core import Act, Join, Leave, SitIn, SitOut, lobby_summary
 from .room.view import RoomView, Views
 from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
@@ -223,6 +223,7 @@ class Lobby:
                 self.node, self.settings.lease_ms)
             if created:
                 break
+        await self.store.set_lobby_entries({room_id: dict(lobby_summary(table), version=table.version)})
         view = RoomView(game, table, self.views)
         self.views.adopt(view)
         await self.views.subscribe_new(room_id)
@@ -248,6 +249,8 @@ class Lobby:
         if cached is not None and time.monotonic() - cached[0] < LOBBY_CACHE_SECONDS:
             return cached[1]
         entries = await self.store.lobby_entries()
+        for room, actor in list(self.directory.actors.items()):  # rooms owned here: as they are now
+            entries[room] = actor.lobby_entry()
         spectators = await self.store.spectator_counts(await self.store.live_nodes(self.clock()) | {self.node})
         for view in self.views.views.values():  # this process's own counts are exact and current
             spectators[view.room] = spectators.get(view.room, 0) - view.spectators_reported + view.spectators()

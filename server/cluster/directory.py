@@ -40,6 +40,7 @@ from ..store import UNAVAILABLE, Acquired, Store, pack, unpack
 log = logging.getLogger(__name__)
 
 MAX_TRIES = 4
+LOBBY_FLUSH_SECONDS = 0.2
 LEASE_SAFETY = 0.8  # act as if a lease ran out after this share of its time
 
 
@@ -66,6 +67,9 @@ class Directory:
         self.stopping = False
         self._acquiring: dict[str, asyncio.Future[Any]] = {}
         self.background = Background()
+        self._lobby_dirty: dict[str, dict[str, Any]] = {}
+        self.on_lobby_change: Callable[[], None] = lambda: None
+        self._lobby_flush: asyncio.Future[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
 
     # --- requests from this process's connections ---------------------------------------
@@ -316,14 +320,24 @@ class Directory:
         self.views.maybe_close(actor.view)
 
     def lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
-        self.background.spawn(self._lobby_entry(room, summary))
+        """Publish a room's new lobby summary, batched: a busy process writes the changes
+        of all its rooms at most every ``LOBBY_FLUSH_SECONDS``, with one notice."""
+        self._lobby_dirty[room] = summary
+        self.on_lobby_change()  # this process lists its own rooms from memory: at once
+        if self._lobby_flush is None or self._lobby_flush.done():
+            self._lobby_flush = asyncio.ensure_future(self._flush_lobby())
 
-    async def _lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
-        try:
-            await self.store.set_lobby_entry(room, summary)
-            await self.store.publish(self.store.keys.lobby_channel, pack({"room": room}))
-        except UNAVAILABLE:
-            pass  # the next change (or the next owner) writes it again
+    async def _flush_lobby(self) -> None:
+        while self._lobby_dirty:
+            await asyncio.sleep(LOBBY_FLUSH_SECONDS)
+            batch, self._lobby_dirty = self._lobby_dirty, {}
+            try:
+                await self.store.set_lobby_entries(batch)
+                await self.store.publish(self.store.keys.lobby_channel, pack({"rooms": len(batch)}))
+            except UNAVAILABLE:
+                for room, summary in batch.items():  # try again, unless superseded meanwhile
+                    self._lobby_dirty.setdefault(room, summary)
+                await asyncio.sleep(1.0)
 
     # --- shutdown --------------------------------------------------------------------------
 
@@ -331,6 +345,8 @@ class Directory:
         """Refuse new requests, let every room finish its queue, give the leases back."""
         self.stopping = True
         await asyncio.gather(*(a.stop(release=True) for a in list(self.actors.values())))
+        if self._lobby_flush is not None:
+            await asyncio.wait([self._lobby_flush], timeout=2.0)
         await self.background.wait(2.0)
 
 

@@ -86,6 +86,7 @@ class RoomActor:
         self.closed = False  # no new commands (dropped, releasing or stopping)
         self._retry_at = 0.0  # monotonic: a failed step waits until then
         self._summary: dict[str, Any] | None = None
+        self._summary_version = core.table.version
         self._dropped: str | None = None  # why the room was dropped
         self._release_on_stop = False
 
@@ -360,11 +361,16 @@ class RoomActor:
             except UNAVAILABLE:
                 pass
 
+    def lobby_entry(self) -> dict[str, Any]:
+        """The room as the lobby lists it now (without spectators)."""
+        return dict(self._summary or lobby_summary(self.core.table), version=self._summary_version)
+
     def _publish_summary(self) -> None:
         summary = lobby_summary(self.core.table)
         if summary != self._summary:
             self._summary = summary
-            self.host.lobby_entry(self.room, dict(summary, version=self.core.table.version))
+            self._summary_version = self.core.table.version
+            self.host.lobby_entry(self.room, self.lobby_entry())
 
     # --- letting go -----------------------------------------------------------------------
 

@@ -74,14 +74,15 @@ def clone(table: Table) -> Table:
     """A copy that the functions below may change without touching ``table``.
 
     The engine state is shared, not copied: engines never mutate a state (``apply``
-    returns a new one) and these functions only ever replace ``table.hand``.
+    returns a new one) and these functions only ever replace ``table.hand``. So are the
+    entries of ``answers`` and ``xout``: they are only ever appended or dropped.
     """
     return replace(
         table,
         seats=[None if s is None else replace(s) for s in table.seats],
-        answers=[list(a) for a in table.answers],
+        answers=list(table.answers),  # the entries themselves are never changed, only added or dropped
         xin=list(table.xin),
-        xout=[list(x) for x in table.xout],
+        xout=list(table.xout),
     )
 
 

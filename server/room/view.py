@@ -302,8 +302,8 @@ class Views:
                             Origin.from_wire(msg["origin"]) if msg.get("origin") else None)
 
     async def _on_change(self, view: RoomView, msg: ChangeMessage) -> None:
-        if msg.version <= view.version:
-            return  # ours (the owner applied it already), or old
+        if msg.version <= view.version or view.pins:
+            return  # old, or a room this process owns: its actor shows its own changes
         table = tbl.from_dict(unpack(msg.snapshot), view.game)
         events = unpack(msg.events) if msg.events else []
         if msg.version > view.version + 1:  # missed some: their events from the stream

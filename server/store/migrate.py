@@ -88,6 +88,6 @@ async def _migrate(store: Store, games: Mapping[str, Game]) -> None:
         game = games.get(snap["game"])
         if game is not None:
             table = tbl.from_dict(snap, game)
-            await store.set_lobby_entry(room, dict(lobby_summary(table), version=table.version))
+            await store.set_lobby_entries({room: dict(lobby_summary(table), version=table.version)})
     await r.delete(k.legacy("wallets"), k.legacy("grants"))
     log.warning("moved the data of %d players and %d rooms to the scale-out key layout", players, len(rooms))

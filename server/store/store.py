@@ -400,8 +400,10 @@ class Store:
     # --- lobby ---------------------------------------------------------------------
 
     @_gated
-    async def set_lobby_entry(self, room: str, summary: Mapping[str, Any]) -> None:
-        await self.redis.hset(self.keys.lobby, room, pack(dict(summary)))
+    async def set_lobby_entries(self, summaries: Mapping[str, Mapping[str, Any]]) -> None:
+        """The lobby list's entries of these rooms."""
+        if summaries:
+            await self.redis.hset(self.keys.lobby, mapping={r: pack(dict(s)) for r, s in summaries.items()})
 
     @_gated
     async def lobby_entries(self) -> dict[str, dict[str, Any]]:

@@ -70,8 +70,13 @@ async def test_players_on_two_processes_share_one_lobby_one_room_and_presence(tw
     assert await lease_holder(redis.url, room) == a_proc.node
     await alice.request({"t": "join", "room": room, "buy_in": 500})
 
-    # bob's process lists the room created on alice's, and watching it counts everywhere
-    listed = {r["room"]: r for r in (await bob.request({"t": "list_rooms"}))["rooms"]}
+    # bob's process lists the room created on alice's (the list follows a room's changes
+    # within a fraction of a second), and watching it counts everywhere
+    for _ in range(100):
+        listed = {r["room"]: r for r in (await bob.request({"t": "list_rooms"}))["rooms"]}
+        if listed[room]["players"] == 1:
+            break
+        await asyncio.sleep(0.1)
     assert listed[room]["players"] == 1 and listed[room]["spectators"] == 0
     spectator = Player("carol", "highcard", [s.ws_url for s in two], home=1)
     await spectator.connect()
