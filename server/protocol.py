@@ -109,7 +109,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_buy_in": "the buy-in is outside the room's buy_in_min..buy_in_max",
     "insufficient_funds": "your wallet holds less than the buy-in",
     "rate_limited": "too many messages; slow down (persistent flooding closes the connection with 1008)",
-    "unavailable": "the server is shutting down; reconnect shortly",
+    "unavailable": "the server is shutting down, or Redis or the room's process is briefly unreachable; retry",
     "internal_error": "the server failed unexpectedly; nothing changed",
 }
 

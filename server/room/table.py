@@ -4,14 +4,14 @@ A :class:`Table` is everything a room remembers: its options, who sits where wit
 what stack, the button, the current (or last) hand's engine state, the turn deadline,
 and the answers to recently accepted action ids. The functions here change a table
 in place and return the events that describe the change; they do no I/O and read no
-clock (``now_ms`` is passed in), so the room actor calls them on a copy and only
+clock (``now_ms`` is passed in), so the room core calls them on a copy and the actor only
 keeps the copy once Redis has stored it.
 
 Chip accounting: ``SeatInfo.stack`` is the stack a seat had when the current hand
 started (or its stack now, between hands). During a hand the engine owns the chips of
 the seats it dealt in; when the hand ends the table takes the engine's final stacks.
-So wallets + the sum of ``SeatInfo.stack`` over every table never changes except by
-grants, at every moment.
+So wallets + the sum of ``SeatInfo.stack`` over every table + the chips in transit
+between the two (see :mod:`server.room.core`) never changes except by grants.
 
 Bot seats (room option ``bots``) are ordinary seats with ``SeatInfo.bot`` set: their
 stacks come from grants recorded like a new player's (:func:`granted_chips` reads them
@@ -249,8 +249,8 @@ def seat_bots(table: Table, count: int) -> list[Event]:
 def granted_chips(events: list[Event]) -> dict[str, int]:
     """Chips a change grants (new chips entering the game): bot buy-ins and bot re-buys.
 
-    The room records them in the same ``grants`` ledger as new players' wallets, in the
-    same atomic write as the change, so ``grants = wallets + table stacks`` keeps holding.
+    The room records them as granted to itself (``{room}.granted``) in the same atomic
+    write as the change, so ``grants = wallets + tables + pending`` keeps holding.
     """
     out: dict[str, int] = {}
     for e in events:

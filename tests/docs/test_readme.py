@@ -22,3 +22,15 @@ def test_every_game_option_is_in_the_readme_with_its_default(game):
     for option in game.describe()["options"]:
         row = f"| `{option['name']}` | `{json.dumps(option['default'])}` |"
         assert row in README, f"README lacks the {game.name} option row starting {row!r}"
+
+
+def test_the_scaling_out_commands_are_real_commands():
+    import shlex
+
+    from server.cli import build_parser
+
+    block = README.split("## Scaling out", 1)[1].split("```", 3)[3]  # the second code block
+    lines = [line for line in block.splitlines() if line.startswith(".venv/bin/cardroom")]
+    assert [shlex.split(line)[1] for line in lines] == ["redis", "serve", "serve", "serve"]
+    for line in lines:
+        build_parser().parse_args(shlex.split(line)[1:])  # exits on an unknown flag
