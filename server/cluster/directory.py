@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 MAX_TRIES = 4
 LOBBY_FLUSH_SECONDS = 0.2
-LEASE_SAFETY = 0.8  # act as if a lease ran out after this share of its time
 
 
 class Directory:
@@ -259,7 +258,7 @@ class Directory:
             return None
         if table.version > view.version:
             self.views.apply(view, table, [], [])
-        lease = Lease(self.node, got.fence, sent + self.lease_ms / 1000 * LEASE_SAFETY)
+        lease = Lease(self.node, got.fence, sent, self.lease_ms / 1000)
         actor = self._start(game, table, view, lease)
         self.metrics.ownership.labels("acquired").inc()
         self.room_moved(room, self.node)
@@ -274,7 +273,7 @@ class Directory:
 
     def start_created(self, game: Game, table: tbl.Table, view: RoomView, fence: int, sent: float) -> RoomActor:
         """Start the actor of a room this process just created (and holds the lease of)."""
-        lease = Lease(self.node, fence, sent + self.lease_ms / 1000 * LEASE_SAFETY)
+        lease = Lease(self.node, fence, sent, self.lease_ms / 1000)
         self.metrics.ownership.labels("acquired").inc()
         return self._start(game, table, view, lease)
 

@@ -34,7 +34,7 @@ from ..room.core import Settle
 from ..room.view import PRESENCE_REFRESH_SECONDS, Views
 from ..session import Sessions
 from ..store import UNAVAILABLE, Store
-from .directory import LEASE_SAFETY, Directory
+from .directory import Directory
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ class Node:
             raise
         for actor, ok in zip(actors, held, strict=True):
             if ok:
-                actor.renewed(sent + lease_ms / 1000 * LEASE_SAFETY)
+                actor.renewed(sent)
             else:
                 self.metrics.lease_renew_failures.inc()
                 actor.lease_lost("lease lost")

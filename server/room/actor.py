@@ -38,17 +38,29 @@ _STOP = object()
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 
 
+LEASE_SAFETY = 0.8  # act as if a lease ran out after this share of its time
+
+
 @dataclass
 class Lease:
-    """This process's hold on a room: the fencing token and when it may run out."""
+    """This process's hold on a room: the fencing token, and until when it surely holds.
+
+    Redis expires the lease ``seconds`` after it executed the last renewal, which was after
+    we sent it; so by our own monotonic clock the lease surely holds until ``sent +
+    seconds``, and we stop acting at :attr:`deadline`, a margin before that."""
 
     node: str
     fence: int
-    deadline: float  # time.monotonic() after which the lease may have expired in Redis
+    sent: float  # time.monotonic() when the last successful acquisition or renewal was sent
+    seconds: float  # the lease's time to live
 
     @property
     def token(self) -> str:
         return lease_token(self.node, self.fence)
+
+    @property
+    def deadline(self) -> float:
+        return self.sent + self.seconds * LEASE_SAFETY
 
 
 class ActorHost(Protocol):
@@ -89,6 +101,7 @@ class RoomActor:
         self._summary_version = core.table.version
         self._dropped: str | None = None  # why the room was dropped
         self._release_on_stop = False
+        self._expiry: asyncio.TimerHandle | None = None
 
     @property
     def room(self) -> str:
@@ -102,6 +115,7 @@ class RoomActor:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"room {self.room}")
+        self._arm_expiry()
 
     def submit(self, cmd: Command) -> bool:
         """Queue a command; False if this actor no longer takes any (route it again)."""
@@ -120,8 +134,22 @@ class RoomActor:
         if self.task is not None:
             await asyncio.shield(self.task)
 
-    def renewed(self, deadline: float) -> None:
-        self.lease.deadline = deadline
+    def renewed(self, sent: float) -> None:
+        """The renewal sent at ``sent`` (monotonic) succeeded."""
+        self.lease.sent = sent
+        self._arm_expiry()
+
+    def _arm_expiry(self) -> None:
+        """Let go of the room the moment the lease may have run out without a renewal."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+        loop = asyncio.get_running_loop()
+        self._expiry = loop.call_later(max(0.0, self.lease.deadline - time.monotonic()), self._expired)
+
+    def _expired(self) -> None:
+        if not self.closed and time.monotonic() >= self.lease.deadline:
+            self._drop(f"lease not renewed in time: {time.monotonic() - self.lease.sent:.2f} s after "
+                       f"the last renewal was sent (lease {self.lease.seconds:.2f} s)")
 
     def lease_lost(self, reason: str) -> None:
         """The node found the lease gone (or could not renew it in time)."""
@@ -161,6 +189,8 @@ class RoomActor:
             self._drop("actor failed")
             reason = "actor failed"
         finally:
+            if self._expiry is not None:
+                self._expiry.cancel()
             if not self._dropped and self._release_on_stop:
                 await self._release()
             self._hand_back_queue()
@@ -307,7 +337,7 @@ class RoomActor:
             if not isinstance(got, Acquired):
                 raise Fenced(self.room, got, found)
             self.lease.fence = got.fence
-            self.lease.deadline = time.monotonic() + self.host.lease_ms / 1000 * 0.8
+            self.lease.sent = time.monotonic()
         snapshot = pack(tbl.to_dict(self.core.table, self.core.game))
         if not await self.store.restore(self.room, self.lease.token, version, snapshot):
             raise Fenced(self.room, await self.store.lease_holder(self.room), found)
@@ -380,6 +410,8 @@ class RoomActor:
             return
         self._dropped = reason
         self.closed = True
+        if self._expiry is not None:
+            self._expiry.cancel()
         self.queue.put_nowait(_STOP)  # ends the loop after the step under way
         self.metrics.ownership.labels("dropped").inc()
         log.warning("room %s: dropped (%s; fence %d)", self.room, reason, self.lease.fence)

@@ -152,6 +152,27 @@ class ServerProcess:
         self.node: str | None = None
 
     def start(self, timeout: float = 30.0) -> None:
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while not self._ready():
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self._check_started()
+
+    async def astart(self, timeout: float = 30.0) -> None:
+        """:meth:`start` without blocking the event loop (e.g. a relay runs in it)."""
+        self._spawn()
+        deadline = time.monotonic() + timeout
+        while not self._ready():
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.05)
+        self._check_started()
+
+    def _spawn(self) -> None:
+        self._log_from = self.log.stat().st_size if self.log.exists() else 0  # a restart appends
+        self.port = self.node = None
         env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         env.pop("REDIS_URL", None)
         out = open(self.log, "ab")  # noqa: SIM115 - the child writes it
@@ -161,16 +182,19 @@ class ServerProcess:
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
         out.close()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            m = URL_LINE.search(self.log.read_text(errors="replace"))
-            if m and self.proc.poll() is None:
-                self.port, self.node = int(m.group(2)), m.group(3)
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise AssertionError(f"server did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
+
+    def _ready(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            return True
+        m = URL_LINE.search(self.log.read_bytes()[self._log_from:].decode(errors="replace"))
+        if m:
+            self.port, self.node = int(m.group(2)), m.group(3)
+        return m is not None
+
+    def _check_started(self) -> None:
+        if self.port is None or not self.alive():
+            raise AssertionError(f"server did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
 
     @property
     def ws_url(self) -> str:
