@@ -69,6 +69,25 @@ def _redis(args: argparse.Namespace) -> int:
     return 1  # not reached
 
 
+def _healthcheck(args: argparse.Namespace) -> int:
+    """Exit 0 when the server answers /healthz with 200 (the container HEALTHCHECK)."""
+    import os
+    import urllib.error
+    import urllib.request
+
+    url = args.url or f"http://127.0.0.1:{os.environ.get('CARDROOM_PORT') or 8765}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=args.timeout) as r:
+            print(f"{url}: {r.status} {r.read().decode(errors='replace').strip()}")
+            return 0
+    except urllib.error.HTTPError as exc:
+        print(f"cardroom healthcheck: {url}: {exc.code} {exc.read().decode(errors='replace').strip()}",
+              file=sys.stderr)
+    except (OSError, ValueError) as exc:
+        print(f"cardroom healthcheck: {url}: {exc}", file=sys.stderr)
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -92,6 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
     redis.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     redis.add_argument("--data-dir", default="data-redis", help="where the append-only file goes (default ./data-redis)")
     redis.set_defaults(func=_redis)
+
+    health = sub.add_parser(
+        "healthcheck", help="exit 0 if the local server is healthy (Redis reachable), else 1",
+        description="GET /healthz of the server (default http://127.0.0.1:$CARDROOM_PORT/healthz, port 8765 "
+                    "when unset); exit status 0 on 200, 1 otherwise. The container image's HEALTHCHECK.")
+    health.add_argument("--url", default=None, help="the /healthz URL to ask")
+    health.add_argument("--timeout", type=float, default=3.0, help="seconds (default 3)")
+    health.set_defaults(func=_healthcheck)
 
     from client_demo.bots_cli import add_commands as add_bot_commands
 

@@ -67,8 +67,8 @@ class Settings:
             raise SettingsError(f"forward_timeout must be 0.1..60, got {self.forward_timeout}")
         if not 4 <= self.redis_pool <= 10_000:
             raise SettingsError(f"redis_pool must be 4..10000, got {self.redis_pool}")
-        if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,40}", self.node_id):
-            raise SettingsError(f"node_id must be n- then 1-40 letters, digits, _ . -, got {self.node_id!r}")
+        if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id):
+            raise SettingsError(f"node_id must be n- then 1-64 letters, digits, _ . -, got {self.node_id!r}")
         return self
 
 

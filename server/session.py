@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -165,7 +166,9 @@ class Sessions:
         self._by_id: dict[int, Any] = {0: self.internal}
         self._players: Counter[str] = Counter()
         self._ids = itertools.count(1)  # 0 stands for the process itself
-        self._seqs = itertools.count(1)
+        # request numbers start at random, so that an answer meant for an earlier process
+        # with the same node id (restarted with --node-id) can never match a request here
+        self._seqs = itertools.count(secrets.randbits(48))
 
     def __iter__(self):
         return iter([s for s in self._by_id.values() if s.id != 0])

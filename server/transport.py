@@ -1,7 +1,8 @@
 """WebSocket and plain HTTP on one port.
 
 ``/ws`` upgrades to a WebSocket (subprotocol ``cardroom.msgpack`` or ``cardroom.json``
-required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503), ``/metrics``
+required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503: readiness),
+``/livez`` (200 while the process runs: liveness), ``/metrics``
 (Prometheus text format), and the static files of the browser demo under ``/``
 (``index.html`` for ``/``), with their content types; anything else is 404. Paths are
 resolved inside the web directory only: no traversal.
@@ -93,6 +94,8 @@ def make_process_request(
         path = urlsplit(request.path).path
         if path == WS_PATH:
             return None  # continue with the WebSocket handshake
+        if path == "/livez":  # the process is alive and its event loop answers (a liveness probe)
+            return text_response(200, "ok\n")
         if path == "/healthz":
             if await healthy():
                 return text_response(200, "ok\n")

@@ -92,8 +92,7 @@ class Node:
     async def start(self, directory: Directory, views: Views) -> None:
         self.directory = directory
         self.views = views
-        await self.store.open_inbox(self.id, self._inbox_ttl())
-        self._inbox_after = "0-0"
+        self._inbox_after = await self.store.open_inbox(self.id, self._inbox_ttl())
         await self.store.heartbeat(self.id, self.clock() + 3 * self.settings.lease_ms, self._inbox_ttl())
         await self.subscribe(self.store.keys.lobby_channel)
         for loop in (self._inbox_loop, self._pubsub_loop, self._renew_loop, self._scan_loop):

@@ -472,10 +472,14 @@ class Store:
         return [_text(r) for r in rooms]
 
     @_gated
-    async def open_inbox(self, node: str, ttl_ms: int) -> None:
+    async def open_inbox(self, node: str, ttl_ms: int) -> str:
+        """Create (or mark) ``node``'s inbox; returns the stream id to read after, so that a
+        process restarted with the same node id never reads its predecessor's messages."""
         k = self.keys
-        await self.redis.xadd(k.inbox(node), {"m": pack({"k": "open"})}, maxlen=INBOX_MAXLEN, approximate=True)
+        entry = await self.redis.xadd(k.inbox(node), {"m": pack({"k": "open"})}, maxlen=INBOX_MAXLEN,
+                                      approximate=True)
         await self.redis.pexpire(k.inbox(node), ttl_ms)
+        return _text(entry)
 
     @_gated
     async def send_to_node(self, node: str, message: Mapping[str, Any]) -> bool:

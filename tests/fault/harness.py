@@ -272,7 +272,7 @@ class Player:
 
     async def reconnect(self) -> None:
         """Move to another process (the next one not avoided) and resume."""
-        candidates = [i for i in range(len(self.urls)) if i != self.home and i not in self.avoid]
+        candidates = [i for i in range(len(self.urls)) if i != self.home and i not in self.avoid] or [self.home]
         for attempt in range(100):
             self.home = candidates[attempt % len(candidates)]
             try:

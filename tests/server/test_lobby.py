@@ -259,6 +259,7 @@ async def test_healthz_is_503_while_redis_is_gone_and_200_when_it_is_back(tmp_pa
         assert await asyncio.to_thread(_status, app.url + "healthz") == 200
         redis.stop()
         assert await asyncio.to_thread(_status, app.url + "healthz") == 503
+        assert await asyncio.to_thread(_status, app.url + "livez") == 200  # alive: no reason to restart it
         redis.start()
         assert await asyncio.to_thread(_status, app.url + "healthz") == 200
     finally:
