@@ -410,3 +410,38 @@ async def open_buy_ins(redis_url: str, player: str, prefix: str = "cardroom:") -
         return int(await clients.main.hlen(Keys(prefix).journal(player)))
     finally:
         await clients.aclose()
+
+
+def acks_of(players: list[Player]) -> list[tuple[str, dict[str, Any]]]:
+    """Every ack the players received, with the player it answered."""
+    return [(p.player, a) for p in players for a in p.acks]
+
+
+async def check_nothing_lost_or_doubled(redis_url: str, room: str, players: list[Player]) -> dict[str, Any]:
+    """Every acknowledged action is in the durable record at the version it was acked
+    with, once; the stream has each version once, in order; chips add up exactly."""
+    snap = await room_snapshot(redis_url, room)
+    answers = [(p, aid) for p, aid, _ in snap["answers"]]
+    assert len(answers) == len(set(answers)), "an action id was applied twice"
+    recorded = {(p, aid): v for p, aid, v in snap["answers"]}
+    acks = acks_of(players)
+    assert acks, "nothing was played"
+    for player, ack in acks:
+        assert recorded.get((player, ack["id"])) == ack["version"], f"acknowledged {ack} lost"
+    versions = [v for v, _ in await room_stream(redis_url, room)]
+    assert versions == sorted(set(versions)), "a version was written twice"
+    await wait_for_conservation(redis_url)
+    return snap
+
+
+async def wait_for_conservation(redis_url: str, timeout: float = 30.0) -> dict[str, int]:
+    """Chips balance exactly, and every transfer completes (pending drops to zero)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        totals = await audit(redis_url)
+        assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"], totals
+        if totals["pending"] == 0:
+            return totals
+        if time.monotonic() > deadline:
+            raise AssertionError(f"transfers never completed: {totals}")
+        await asyncio.sleep(0.2)

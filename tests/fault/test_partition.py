@@ -11,8 +11,15 @@ import urllib.request
 
 import pytest
 
-from .harness import Player, RedisProcess, ServerProcess, free_port, lease_holder, wait_for
-from .test_scaleout import check_nothing_lost_or_doubled
+from .harness import (
+    Player,
+    RedisProcess,
+    ServerProcess,
+    check_nothing_lost_or_doubled,
+    free_port,
+    lease_holder,
+    wait_for,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -109,17 +116,7 @@ async def test_an_owner_cut_off_from_redis_lets_go_and_its_late_writes_change_no
         await asyncio.gather(*tasks)
         assert await lease_holder(redis.url, room) == b.node
 
-        class Two:  # what check_nothing_lost_or_doubled reads
-            redis_url = redis.url
-
-            def __init__(self) -> None:
-                self.room = room
-                self.players = [p0, p1]
-
-            def acks(self):
-                return [(p.player, x) for p in self.players for x in p.acks]
-
-        await check_nothing_lost_or_doubled(Two())
+        await check_nothing_lost_or_doubled(redis.url, room, [p0, p1])
         metrics = urllib.request.urlopen(a.http_url + "metrics", timeout=5).read().decode()
         assert "cardroom_lease_renew_failures_total" in metrics
         print(f"\nA cut off from Redis: it let the room go {let_go:.2f} s after its last renewal (lease {lease} s); "

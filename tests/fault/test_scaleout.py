@@ -19,12 +19,15 @@ from .harness import (
     RedisCluster3,
     RedisProcess,
     ServerProcess,
+    acks_of,
     audit,
+    check_nothing_lost_or_doubled,
     lease_holder,
     open_buy_ins,
     room_snapshot,
     room_stream,
     wait_for,
+    wait_for_conservation,
     wheel_redis_server,
 )
 
@@ -97,7 +100,7 @@ class Cluster:
         self.tasks.clear()
 
     def acks(self) -> list[tuple[str, dict[str, Any]]]:
-        return [(p.player, a) for p in self.players for a in p.acks]
+        return acks_of(self.players)
 
     def hands_done(self) -> int:
         return min((max(p.hands_seen) if p.hands_seen else 0) for p in self.players)
@@ -111,36 +114,6 @@ class Cluster:
     def stop(self) -> None:
         for s in self.servers:
             s.stop()
-
-
-async def check_nothing_lost_or_doubled(cluster: Cluster) -> dict[str, Any]:
-    """Every acknowledged action is in the durable record at the version it was acked
-    with, once; the stream has each version once, in order; chips add up exactly."""
-    snap = await room_snapshot(cluster.redis_url, cluster.room)
-    answers = [(p, aid) for p, aid, _ in snap["answers"]]
-    assert len(answers) == len(set(answers)), "an action id was applied twice"
-    recorded = {(p, aid): v for p, aid, v in snap["answers"]}
-    acks = cluster.acks()
-    assert acks, "nothing was played"
-    for player, ack in acks:
-        assert recorded.get((player, ack["id"])) == ack["version"], f"acknowledged {ack} lost"
-    versions = [v for v, _ in await room_stream(cluster.redis_url, cluster.room)]
-    assert versions == sorted(set(versions)), "a version was written twice"
-    await wait_for_conservation(cluster.redis_url)
-    return snap
-
-
-async def wait_for_conservation(redis_url: str, timeout: float = 30.0) -> dict[str, int]:
-    """Chips balance exactly, and every transfer completes (pending drops to zero)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        totals = await audit(redis_url)
-        assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"], totals
-        if totals["pending"] == 0:
-            return totals
-        if time.monotonic() > deadline:
-            raise AssertionError(f"transfers never completed: {totals}")
-        await asyncio.sleep(0.2)
 
 
 async def kill_the_owner_mid_hand(cluster: Cluster, game: str) -> float:
@@ -176,7 +149,7 @@ async def test_three_processes_play_one_table_and_survive_the_owner_being_killed
         cluster.start()
         await cluster.seat(game)
         await kill_the_owner_mid_hand(cluster, game)
-        await check_nothing_lost_or_doubled(cluster)
+        await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
         moved = [p for p in cluster.players if p.reconnects]
         assert len(moved) == 1  # the player whose process died resumed on another one
     finally:
@@ -191,7 +164,7 @@ async def test_the_same_on_redis_6_2(tmp_path):
         cluster.start()
         await cluster.seat("holdem")
         await kill_the_owner_mid_hand(cluster, "holdem (Redis 6.2)")
-        await check_nothing_lost_or_doubled(cluster)
+        await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
     finally:
         cluster.stop()
         redis.stop()
@@ -206,7 +179,7 @@ async def test_the_same_on_a_redis_cluster_of_three_masters(tmp_path):
             cluster.start()
             await cluster.seat("holdem")
             await kill_the_owner_mid_hand(cluster, "holdem (Redis Cluster)")
-            await check_nothing_lost_or_doubled(cluster)
+            await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
         finally:
             cluster.stop()
     finally:
@@ -242,7 +215,7 @@ async def test_a_paused_owner_is_fenced_out_and_sends_nothing_stale(tmp_path, re
         await wait_for(lambda: "dropped" in owner.output(), 15, "the old owner to drop the room")
         await wait_for(lambda: cluster.hands_done() >= 3, 90, "more hands after the resume")
         await cluster.stop_playing()
-        await check_nothing_lost_or_doubled(cluster)
+        await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
         # everything the watcher on the old owner's process got matches what Redis stored
         stored = dict(await room_stream(redis.url, room))
         seen = [m for m in watcher.client.inbox if m.get("t") == "event" and m.get("room") == room]
@@ -285,7 +258,7 @@ async def test_a_rolling_restart_hands_the_room_over_at_once(tmp_path, redis):
         hands = cluster.hands_done()
         await wait_for(lambda: cluster.hands_done() >= hands + 1, 60, "a hand after the restart")
         await cluster.stop_playing()
-        await check_nothing_lost_or_doubled(cluster)
+        await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
         out = owner.output()
         assert "no longer owned" in out and "(stopped)" in out
         print(f"\nSIGTERM of the owner: it stopped in {stopped:.2f} s; play resumed {resumed:.2f} s "
@@ -329,7 +302,7 @@ async def test_redis_stopped_for_five_seconds_mid_hand(tmp_path, redis):
         hands = cluster.hands_done()
         await wait_for(lambda: cluster.hands_done() >= hands + 2, 60, "hands after Redis is back")
         await cluster.stop_playing()
-        await check_nothing_lost_or_doubled(cluster)
+        await check_nothing_lost_or_doubled(cluster.redis_url, cluster.room, cluster.players)
         for s in cluster.servers:
             assert s.alive()
         print(f"\nRedis down 5 s: the player to act got 'unavailable' ({len(codes)} tries); "
