@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 __all__ = ["Metrics", "CONTENT_TYPE_LATEST"]
@@ -12,6 +12,8 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+        # process_cpu_seconds_total, process_resident_memory_bytes, open fds (Linux /proc)
+        ProcessCollector(registry=r)
         self.connections = Gauge("cardroom_connections", "open WebSocket connections", registry=r)
         self.rooms = Gauge("cardroom_rooms", "rooms owned by this process", ["game"], registry=r)
         self.messages = Counter("cardroom_messages_total", "client messages received, by type", ["type"], registry=r)
