@@ -34,7 +34,7 @@ from .room.view import Views
 from .session import Session, Sessions
 from .store import Store
 from .store.connect import Clients, connect
-from .transport import WS_PATH, make_process_request, select_subprotocol
+from .transport import WS_PATH, Connection, make_process_request, select_subprotocol
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +133,7 @@ class App:
             process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body),
             max_size=s.hard_max_frame,
             compression=None,
+            create_connection=Connection,
         )
         log.info("serving %s (WebSocket %s) as node %s", self.url, self.ws_url, self.node_id)
 

@@ -91,14 +91,27 @@ class Session:
             self.close(CLOSE_POLICY, "too slow: send queue full")
 
     async def _write_loop(self) -> None:
+        """Send what is queued, everything that is ready at once (see
+        :class:`server.transport.Connection`), until closed or told to stop."""
+        send_many = getattr(self.ws, "send_many", None)
         while True:
-            msg = await self._queue.get()
-            if msg is _CLOSE:
-                return
+            batch = [await self._queue.get()]
+            while len(batch) < 256 and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            stop = _CLOSE in batch
+            if stop:
+                batch = batch[:batch.index(_CLOSE)]
             try:
-                await self.ws.send(self.codec.encode(msg))
+                frames = [self.codec.encode(m) for m in batch]
+                if send_many is not None:
+                    await send_many(frames)
+                else:
+                    for frame in frames:
+                        await self.ws.send(frame)
             except Exception:  # the connection is gone; the reader notices too
                 self.closed = True
+                return
+            if stop:
                 return
 
     def close(self, code: int, reason: str) -> None:

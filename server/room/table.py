@@ -29,7 +29,7 @@ from engine.game import Event, Game
 
 from ..protocol import ProtocolError
 
-ANSWERS_KEPT = 256
+ANSWERS_KEPT = 32  # per player: a client only ever resends its latest actions
 SIT_OUT_AFTER_TIMEOUTS = 2
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
 DEFAULT_BOT_DELAY_SECONDS = 1.0
@@ -64,7 +64,7 @@ class Table:
     deadline_ms: int | None = None  # turn clock of hand.to_act
     next_hand_ms: int | None = None  # earliest start of the next hand
     bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
-    answers: list[list[Any]] = field(default_factory=list)  # [player, action id, version]
+    answers: dict[str, list[list[Any]]] = field(default_factory=dict)  # player -> [[action id, version]]
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -75,12 +75,13 @@ def clone(table: Table) -> Table:
 
     The engine state is shared, not copied: engines never mutate a state (``apply``
     returns a new one) and these functions only ever replace ``table.hand``. So are the
-    entries of ``answers`` and ``xout``: they are only ever appended or dropped.
+    lists in ``answers`` (replaced, never changed) and the entries of ``xout`` (only ever
+    appended or dropped).
     """
     return replace(
         table,
         seats=[None if s is None else replace(s) for s in table.seats],
-        answers=list(table.answers),  # the entries themselves are never changed, only added or dropped
+        answers=dict(table.answers),
         xin=list(table.xin),
         xout=list(table.xout),
     )
@@ -189,9 +190,9 @@ def next_button(table: Table, ready: list[int]) -> int:
 
 
 def find_answer(table: Table, player: str, action_id: str) -> int | None:
-    """The version an already accepted action id produced, or None."""
-    for p, aid, version in table.answers:
-        if p == player and aid == action_id:
+    """The version an already accepted action id of ``player`` produced, or None."""
+    for aid, version in table.answers.get(player, ()):
+        if aid == action_id:
             return version
     return None
 
@@ -402,8 +403,9 @@ def _bot_needs_chips(info: SeatInfo, final_stack: int | None) -> bool:
 
 
 def remember_answer(table: Table, player: str, action_id: str, version: int) -> None:
-    table.answers.append([player, action_id, version])
-    del table.answers[:-ANSWERS_KEPT]
+    """Remember that ``action_id`` of ``player`` produced ``version`` (the player's last
+    ``ANSWERS_KEPT`` ids are kept)."""
+    table.answers[player] = [*table.answers.get(player, ())[-(ANSWERS_KEPT - 1):], [action_id, version]]
 
 
 # --- persistence ---------------------------------------------------------------------
@@ -450,7 +452,18 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         deadline_ms=d["deadline_ms"],
         next_hand_ms=d["next_hand_ms"],
         bot_act_ms=d.get("bot_act_ms"),  # absent in snapshots written before bot seats
-        answers=[list(a) for a in d["answers"]],
+        answers=_answers_from(d["answers"]),
         xin=list(d.get("xin", ())),  # absent in snapshots written before scale-out
         xout=[list(x) for x in d.get("xout", ())],
     )
+
+
+def _answers_from(stored: Any) -> dict[str, list[list[Any]]]:
+    """Answers as stored: a map player -> [[id, version]], or, in snapshots written before
+    the per-player window, a list of [player, id, version] (the last of each player kept)."""
+    if isinstance(stored, dict):
+        return {p: [list(a) for a in ids] for p, ids in stored.items()}
+    out: dict[str, list[list[Any]]] = {}
+    for player, aid, version in stored:
+        out[player] = [*out.get(player, ())[-(ANSWERS_KEPT - 1):], [aid, version]]
+    return out

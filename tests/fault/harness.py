@@ -418,18 +418,25 @@ def acks_of(players: list[Player]) -> list[tuple[str, dict[str, Any]]]:
 
 
 async def check_nothing_lost_or_doubled(redis_url: str, room: str, players: list[Player]) -> dict[str, Any]:
-    """Every acknowledged action is in the durable record at the version it was acked
-    with, once; the stream has each version once, in order; chips add up exactly."""
+    """Every acknowledged action is in the durable record: its version is in the room's
+    stream, and each player's latest action ids (the ones a client may still resend) are
+    remembered at the versions they were acked with, once; the stream has each version
+    once, in order; chips add up exactly."""
+    from server.room.table import ANSWERS_KEPT
+
     snap = await room_snapshot(redis_url, room)
-    answers = [(p, aid) for p, aid, _ in snap["answers"]]
+    answers = [(p, aid) for p, ids in snap["answers"].items() for aid, _ in ids]
     assert len(answers) == len(set(answers)), "an action id was applied twice"
-    recorded = {(p, aid): v for p, aid, v in snap["answers"]}
-    acks = acks_of(players)
-    assert acks, "nothing was played"
-    for player, ack in acks:
-        assert recorded.get((player, ack["id"])) == ack["version"], f"acknowledged {ack} lost"
+    recorded = {(p, aid): v for p, ids in snap["answers"].items() for aid, v in ids}
     versions = [v for v, _ in await room_stream(redis_url, room)]
     assert versions == sorted(set(versions)), "a version was written twice"
+    stored = set(versions)
+    assert any(p.acks for p in players), "nothing was played"
+    for p in players:
+        for ack in p.acks:
+            assert ack["version"] in stored, f"acknowledged {ack} lost"
+        for ack in p.acks[-ANSWERS_KEPT:]:
+            assert recorded.get((p.player, ack["id"])) == ack["version"], f"{ack} not remembered"
     await wait_for_conservation(redis_url)
     return snap
 

@@ -24,7 +24,7 @@ async def test_the_owner_restores_acknowledged_writes_that_redis_lost(connect, a
     assert ack2["t"] == "ack" and ack2["version"] == ack1["version"] + 1  # after the restored b1
     stored = await app.store.load_room(room)
     assert stored["version"] == ack2["version"]
-    answered = {(aid, v) for _, aid, v in stored["answers"]}
+    answered = {(aid, v) for ids in stored["answers"].values() for aid, v in ids}
     assert {("b1", ack1["version"]), ("a1", ack2["version"])} <= answered  # b1 was put back
     again = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
     assert again["t"] == "ack" and again["version"] == ack1["version"]  # answered as before, not replayed

@@ -195,12 +195,22 @@ def test_the_table_round_trips_through_msgpack():
     assert tbl.from_dict(d, GAME) == t
 
 
-def test_only_the_last_answers_are_kept():
+def test_only_each_players_last_answers_are_kept():
     t = new_table()
+    tbl.remember_answer(t, "q", "mine", 1)
     for i in range(tbl.ANSWERS_KEPT + 10):
         tbl.remember_answer(t, "p", str(i), i)
-    assert len(t.answers) == tbl.ANSWERS_KEPT
+    assert len(t.answers["p"]) == tbl.ANSWERS_KEPT
     assert tbl.find_answer(t, "p", "0") is None and tbl.find_answer(t, "p", str(tbl.ANSWERS_KEPT + 9)) == tbl.ANSWERS_KEPT + 9
+    assert tbl.find_answer(t, "q", "mine") == 1  # a busy player never pushes out another's answers
+    assert tbl.find_answer(t, "p", "mine") is None
+
+
+def test_answers_of_older_snapshots_are_read():
+    t = new_table()
+    d = tbl.to_dict(t, GAME)
+    d["answers"] = [["p", "a", 3], ["q", "b", 4], ["p", "c", 5]]
+    assert tbl.from_dict(d, GAME).answers == {"p": [["a", 3], ["c", 5]], "q": [["b", 4]]}
 
 
 def test_changing_a_clone_leaves_the_original_untouched():
