@@ -1,0 +1,243 @@
+"""The processes a load test starts on this machine: servers, their Redis, the echo server.
+
+Every child gets its own session (a Ctrl-C reaches the load test only, which stops them
+itself) and asks the kernel for SIGTERM should the load test die (``PR_SET_PDEATHSIG``;
+processes must therefore be started from the main thread). Its output goes to a log file
+in the launcher's temporary directory, which :meth:`stop` removes after SIGTERM (SIGKILL
+after 15 s).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from .figures import children_of, cpu_seconds_of, http_get, rss_of
+
+#: server flags of a self-started server: the load clients are never throttled and a
+#: busted player can always buy in again
+SERVER_FLAGS = [
+    "--rate", "1000000", "--burst", "1000000", "--abuse-limit", "1000000",
+    "--send-queue", "4096", "--grant", "1000000000", "--log-level", "WARNING",
+]
+STOP_GRACE_SECONDS = 15.0
+START_TIMEOUT = 30.0
+SERVING = re.compile(r"cardroom is serving: open http://127\.0\.0\.1:(\d+)/")
+ECHO_SERVING = re.compile(r"echo is serving: ws://127\.0\.0\.1:(\d+)/")
+
+
+class LaunchError(RuntimeError):
+    """A process the load test needs did not start (its log tail is in the message)."""
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM when the load test dies (Linux only)."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class Child:
+    """One child process whose stdout and stderr go to ``log_path``."""
+
+    def __init__(self, name: str, cmd: list[str], log_path: str) -> None:
+        self.name = name
+        self.cmd = cmd
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None, f"{self.name} was not started"
+        return self.proc.pid
+
+    def start(self) -> None:
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(
+                self.cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True, preexec_fn=_die_with_parent,
+            )
+
+    def wait_for(self, pattern: re.Pattern[str], timeout: float = START_TIMEOUT) -> re.Match[str]:
+        """Poll the log until ``pattern`` matches a line; LaunchError if the child exits first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = pattern.search(self.log())
+            if found:
+                return found
+            if self.proc is None or self.proc.poll() is not None:
+                code = None if self.proc is None else self.proc.returncode
+                raise LaunchError(f"{self.name} exited with {code}:\n{self.log_tail()}")
+            time.sleep(0.05)
+        raise LaunchError(f"{self.name} not ready after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log(self) -> str:
+        with contextlib.suppress(OSError), open(self.log_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+        return ""
+
+    def log_tail(self, lines: int = 20) -> str:
+        return "".join(self.log().splitlines(keepends=True)[-lines:])
+
+    def terminate(self) -> None:
+        """Send SIGTERM if it still runs (see :meth:`reap`)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+
+    def reap(self, deadline: float) -> None:
+        """Wait for it to exit until ``deadline`` (monotonic), then SIGKILL it."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def stop_all(children: list[Child]) -> None:
+    """SIGTERM to every child at once, then SIGKILL whichever still runs after 15 s."""
+    for child in children:
+        child.terminate()
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for child in children:
+        child.reap(deadline)
+
+
+def _wait_healthy(port: int, timeout: float = START_TIMEOUT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if http_get(f"http://127.0.0.1:{port}/healthz", timeout=1.0)[0] == 200:
+                return True
+        time.sleep(0.1)
+    return False
+
+
+def _wait_redis(port: int, child: Child, timeout: float = START_TIMEOUT) -> None:
+    """Wait until the Redis on ``port`` answers PING."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.proc is not None and child.proc.poll() is not None:
+            raise LaunchError(f"redis exited with {child.proc.returncode}:\n{child.log_tail()}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1.0) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(64).startswith(b"+PONG"):
+                return
+        time.sleep(0.05)
+    raise LaunchError(f"redis not answering after {timeout:.0f} s:\n{child.log_tail()}")
+
+
+class LocalServers:
+    """``count`` server processes on free 127.0.0.1 ports, started in a temporary directory.
+
+    One server gets its embedded Redis (its child process, a Unix socket in the data dir);
+    several share one standalone ``cardroom redis`` on a free port. All run with
+    :data:`SERVER_FLAGS`.
+    """
+
+    def __init__(self, count: int = 1) -> None:
+        self.count = count
+        self.tmp = tempfile.mkdtemp(prefix="cardroom-load-")
+        self.servers: list[Child] = []
+        self.redis: Child | None = None
+        self.redis_pid: int | None = None
+        self.ports: list[int] = []
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"ws://127.0.0.1:{port}/ws" for port in self.ports]
+
+    def _server_cmd(self, redis_url: str | None) -> list[str]:
+        where = ["--redis-url", redis_url] if redis_url else ["--data-dir", os.path.join(self.tmp, "data")]
+        return [sys.executable, "-m", "server", "--port", "0", *where, *SERVER_FLAGS]
+
+    def start(self) -> None:
+        """Start Redis (when shared) and the servers; LaunchError if any does not come up."""
+        redis_url = None
+        if self.count > 1:
+            redis_url = self._start_redis()
+        for i in range(self.count):
+            child = Child(f"server {i + 1}", self._server_cmd(redis_url),
+                          os.path.join(self.tmp, f"server{i + 1}.log"))
+            self.servers.append(child)
+            child.start()
+        for child in self.servers:
+            port = int(child.wait_for(SERVING).group(1))
+            if not _wait_healthy(port):
+                raise LaunchError(f"{child.name} never answered /healthz 200:\n{child.log_tail()}")
+            self.ports.append(port)
+        if self.redis is None:  # the embedded one: the first server's redis-server child
+            self.redis_pid = next(iter(children_of(self.servers[0].pid)), None)
+
+    def _start_redis(self) -> str:
+        port = free_port()
+        self.redis = Child("redis", [sys.executable, "-m", "server.cli", "redis", "--port", str(port),
+                                     "--data-dir", os.path.join(self.tmp, "redis")],
+                           os.path.join(self.tmp, "redis.log"))
+        self.redis.start()
+        _wait_redis(port, self.redis)
+        self.redis_pid = self.redis.pid  # `cardroom redis` execs redis-server: same pid
+        return f"redis://127.0.0.1:{port}/0"
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds used so far: ``server`` (all servers summed) and ``redis``."""
+        found = {"server": sum(cpu_seconds_of(c.pid) or 0.0 for c in self.servers if c.proc)}
+        if self.redis_pid is not None:
+            found["redis"] = cpu_seconds_of(self.redis_pid) or 0.0
+        return found
+
+    def rss(self) -> dict[str, int]:
+        """Resident bytes now: ``server`` (all servers summed) and ``redis``."""
+        found = {"server": sum(rss_of(c.pid) or 0 for c in self.servers if c.proc)}
+        if self.redis_pid is not None:
+            found["redis"] = rss_of(self.redis_pid) or 0
+        return found
+
+    def stop(self) -> None:
+        """Stop the servers (graceful SIGTERM), then Redis, and remove the temporary directory."""
+        try:
+            stop_all(self.servers)
+            stop_all([self.redis] if self.redis else [])
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class EchoServer:
+    """``python -m client_demo.loadtest.echo`` on a free 127.0.0.1 port (the baseline)."""
+
+    def __init__(self) -> None:
+        self.tmp = tempfile.mkdtemp(prefix="cardroom-echo-")
+        self.child = Child("echo server", [sys.executable, "-m", "client_demo.loadtest.echo", "--port", "0"],
+                           os.path.join(self.tmp, "echo.log"))
+        self.url = ""
+
+    def start(self) -> None:
+        self.child.start()
+        port = int(self.child.wait_for(ECHO_SERVING).group(1))
+        self.url = f"ws://127.0.0.1:{port}/ws"
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds_of(self.child.pid) or 0.0
+
+    def stop(self) -> None:
+        try:
+            stop_all([self.child])
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
