@@ -42,6 +42,7 @@ class PlayStats:
     acks: int = 0
     hands_started: int = 0
     hands: int = 0  # hand_ended events (one player per room counts them)
+    rejoins: int = 0  # busted players who joined again
     ack_latencies: list[float] = field(default_factory=list)
     broadcast_latencies: list[float] = field(default_factory=list)
     in_flight: int = 0
@@ -227,6 +228,7 @@ class Player(Connection):
 
     async def _join_again(self) -> None:
         if self.playing and not self.stopping and self.join_ref is None:
+            self.stats.rejoins += 1
             self.join_ref = self.new_ref()
             await self.send({"t": "join", "room": self.room, "buy_in": BUY_IN, "ref": self.join_ref})
 

@@ -182,7 +182,7 @@ def _play_figures(args: argparse.Namespace, urls: list[str], stats: PlayStats, e
         "mode": "play", "game": args.game, "rooms": args.rooms, "seats": args.seats,
         "connections": args.rooms * args.seats, "servers": len(urls), "strategy": args.strategy,
         "think_ms": args.think_ms, "seconds": elapsed,
-        "hands": stats.hands, "hands_started": stats.hands_started, "hands_per_s": per_s(stats.hands),
+        "hands": stats.hands, "hands_started": stats.hands_started, "rejoins": stats.rejoins, "hands_per_s": per_s(stats.hands),
         "actions": stats.acks, "actions_per_s": per_s(stats.acks),
         **_ms(latency_summary(stats.ack_latencies), "ack"),
         **_ms(latency_summary(stats.broadcast_latencies), "broadcast"),
