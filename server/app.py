@@ -189,6 +189,7 @@ class App:
         if self.embedded is not None:
             self.embedded.stop()
             self.embedded = None
+
     async def _handle(self, ws: ServerConnection) -> None:
         s = self.settings
         assert self.lobby is not None and ws.subprotocol is not None

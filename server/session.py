@@ -17,11 +17,12 @@ import itertools
 import logging
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.protocol import State
 
 from .codec import Codec
 from .protocol import CLOSE_POLICY
@@ -76,69 +77,88 @@ class Session:
         self.bucket = TokenBucket(rate, burst)
         self.strikes = 0  # rate-limited messages in a row
         self.watch_lobby: str | bool = False  # False, True (all games) or a game name
-        self.closed = False
-        self._closing: asyncio.Task[None] | None = None
-        self._queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=queue_size)
+        self.closed = False  # nothing more is queued once closing
+        self._limit = queue_size
+        self._out: deque[Any] = deque()
+        self._ready = asyncio.Event()
+        self._closing: tuple[int, str] | None = None
+        self._close_task: asyncio.Task[None] | None = None
         self._writer = asyncio.create_task(self._write_loop(), name="session writer")
 
     def send(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg`` for this connection; never blocks. A client whose queue is full is
+        not reading: it is disconnected (1008) rather than letting memory grow."""
         if self.closed:
             return
-        try:
-            self._queue.put_nowait(msg)
-        except asyncio.QueueFull:
+        if len(self._out) >= self._limit:
             log.warning("player %s is not reading its messages: disconnecting", self.player_id)
+            self._out.clear()
             self.close(CLOSE_POLICY, "too slow: send queue full")
+            return
+        self._out.append(msg)
+        if not self._ready.is_set():
+            self._ready.set()
 
     async def _write_loop(self) -> None:
         """Send what is queued, everything that is ready at once (see
-        :class:`server.transport.Connection`), until closed or told to stop."""
+        :class:`server.transport.Connection`); once closing, the rest, then the close."""
         send_many = getattr(self.ws, "send_many", None)
         while True:
-            batch = [await self._queue.get()]
-            while len(batch) < 256 and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            stop = _CLOSE in batch
-            if stop:
-                batch = batch[:batch.index(_CLOSE)]
-            try:
-                frames = [self.codec.encode(m) for m in batch]
-                if send_many is not None:
-                    await send_many(frames)
-                else:
-                    for frame in frames:
-                        await self.ws.send(frame)
-            except Exception:  # the connection is gone; the reader notices too
-                self.closed = True
-                return
-            if stop:
+            await self._ready.wait()
+            self._ready.clear()
+            while self._out:
+                batch = [self._out.popleft() for _ in range(min(256, len(self._out)))]
+                stop = _CLOSE in batch
+                if stop:
+                    batch = batch[:batch.index(_CLOSE)]
+                try:
+                    frames = [self.codec.encode(m) for m in batch]
+                    if send_many is not None:
+                        await send_many(frames)
+                    else:
+                        for frame in frames:
+                            await self.ws.send(frame)
+                except Exception:  # the connection is gone; the reader notices too
+                    self.closed = True
+                    return
+                if stop:
+                    return
+            if self._closing is not None:
+                await self.ws.close(*self._closing)
                 return
 
-    def close(self, code: int, reason: str) -> None:
-        """Close the connection (after nothing else is sent)."""
+    def close(self, code: int, reason: str, flush_seconds: float = 1.0) -> None:
+        """Close the connection with ``code``: what is already queued is sent first (for
+        at most ``flush_seconds``: a client that does not read is not waited for)."""
         if self.closed:
             return
         self.closed = True
-        self._writer.cancel()
-        self._closing = asyncio.create_task(self.ws.close(code, reason))  # keep a reference
+        self._closing = (code, reason)
+        self._ready.set()
+        self._close_task = asyncio.create_task(self._close_after(flush_seconds))
+
+    async def _close_after(self, seconds: float) -> None:
+        try:
+            await asyncio.wait_for(asyncio.shield(self._writer), seconds)
+        except (TimeoutError, asyncio.CancelledError):
+            self._writer.cancel()
+        if self.ws.state is not State.CLOSED and self._closing is not None:
+            await self.ws.close(*self._closing)
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Let the writer send what is queued (used on shutdown), then stop it."""
         if self._writer.done():
             return
-        try:
-            self._queue.put_nowait(_CLOSE)
-        except asyncio.QueueFull:
-            self._writer.cancel()
-            return
+        self._out.append(_CLOSE)
+        self._ready.set()
         try:
             await asyncio.wait_for(asyncio.shield(self._writer), timeout)
         except (TimeoutError, asyncio.CancelledError):
             self._writer.cancel()
 
     async def wait_closed(self) -> None:
-        if self._closing is not None:
-            await self._closing
+        if self._close_task is not None:
+            await self._close_task
 
     def stop(self) -> None:
         self.closed = True

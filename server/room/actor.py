@@ -35,6 +35,7 @@ from .view import RoomView, Views
 log = logging.getLogger(__name__)
 
 _STOP = object()
+_TICK = object()
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 
 
@@ -174,6 +175,8 @@ class RoomActor:
                     continue
                 if item is _STOP:
                     break
+                if item is _TICK:  # a timer's tick that arrived after a command
+                    item = "due"
                 if isinstance(item, tuple):
                     await self._command(*item)
                 else:
@@ -210,10 +213,16 @@ class RoomActor:
                 return "due"
         idle_left = self.host.idle_seconds - (time.monotonic() - idle_since)
         waiting = timeout if timeout is not None else max(0.0, idle_left)
+        # one timer that drops a tick into the queue (cheaper than asyncio.wait_for per wait);
+        # a tick left over after a command came first just makes one needless look at core.due
+        timer = asyncio.get_running_loop().call_later(waiting, self.queue.put_nowait, _TICK)
         try:
-            return await asyncio.wait_for(self.queue.get(), waiting)
-        except TimeoutError:
+            item = await self.queue.get()
+        finally:
+            timer.cancel()
+        if item is _TICK:
             return "due" if timeout is not None else None
+        return item
 
     def _idle(self) -> bool:
         return self.queue.empty() and self.core.wake_ms() is None and not self.core.unpaid()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import secrets
 import struct
 import time
@@ -137,6 +138,68 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+class ScriptBatcher:
+    """Runs one Lua script for many callers, the calls of one event-loop turn in one
+    pipeline (one round trip, one connection) instead of one round trip each.
+
+    Each caller still awaits its own result, which is only there once Redis has
+    executed its call: batching changes nothing about "durable before visible". A
+    connection failure fails every call of the batch (each caller treats its own as of
+    unknown outcome, as it would alone)."""
+
+    def __init__(self, redis: Any, source: str, max_batch: int = 128) -> None:
+        self.redis = redis
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+        self.max_batch = max_batch
+        self._waiting: list[tuple[list[str], list[Any], asyncio.Future[Any]]] = []
+        self._flushing = False
+
+    async def __call__(self, keys: list[str], args: list[Any]) -> Any:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting.append((keys, args, fut))
+        if not self._flushing:
+            self._flushing = True
+            asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self._flush()))
+        return await fut
+
+    async def _flush(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[:self.max_batch], self._waiting[self.max_batch:]
+                try:
+                    results = await self._execute(batch)
+                except BaseException as exc:
+                    for _, _, fut in batch:
+                        if not fut.done():
+                            fut.set_exception(exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for (_, _, fut), result in zip(batch, results, strict=True):
+                    if fut.done():
+                        continue
+                    if isinstance(result, Exception):
+                        fut.set_exception(result)
+                    else:
+                        fut.set_result(result)
+        finally:
+            self._flushing = False
+
+    async def _execute(self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]) -> list[Any]:
+        results = await self._pipeline(batch, self.sha)
+        if any(isinstance(r, rx.NoScriptError) for r in results):  # Redis restarted: load it again
+            await self.redis.script_load(self.source)
+            results = await self._pipeline(batch, self.sha)
+        return results
+
+    async def _pipeline(self, batch: list[tuple[list[str], list[Any], Any]], sha: str) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys, args, _ in batch:
+                pipe.evalsha(sha, len(keys), *keys, *args)
+            return await pipe.execute(raise_on_error=False)
+
+
 class Store:
     """Async access to the server's Redis data (a ``Redis`` or a ``RedisCluster``)."""
 
@@ -149,6 +212,7 @@ class Store:
         self._observe_write = observe_write or (lambda seconds: None)
         self._source = {p.stem: p.read_text() for p in sorted(_LUA.glob("*.lua"))}
         self._scripts = {name: redis.register_script(src) for name, src in self._source.items()}
+        self._commit = ScriptBatcher(redis, self._source["commit"])
         self._gate = asyncio.Semaphore(concurrency)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
@@ -347,8 +411,8 @@ class Store:
         ev = pack(events) if events else b""
         version = expected_version + 1
         start = time.perf_counter()
-        r = await self._run(
-            "commit", [k.room(room), k.events(room), k.lease(room)],
+        r = await self._commit(
+            [k.room(room), k.events(room), k.lease(room)],
             [token, expected_version, snapshot, ev, STREAM_MAXLEN, granted, k.room_channel(room),
              change_header(version, snapshot, ev, answers), answers],
         )
