@@ -20,7 +20,7 @@ from typing import Any
 
 from .conn import Connection, RequestError, bounded, close_all
 from .figures import histogram_quantile, latency_summary, metric_value
-from .players import PlayStats, open_room
+from .players import Player, PlayStats, open_room
 from .probe import Probe, Reading, action_histogram, cpu_used
 
 ROOM_SETUP_CONCURRENCY = 8  # rooms being opened at once
@@ -113,7 +113,9 @@ def _bound_ms(seconds: float | None) -> float | None:
 # ---------------------------------------------------------------- play
 
 
-async def _open_rooms(args: argparse.Namespace, urls: list[str], stats: PlayStats) -> list[Any]:
+async def _open_rooms(args: argparse.Namespace, urls: list[str], stats: PlayStats) -> list[Player]:
+    """Open every room, :data:`ROOM_SETUP_CONCURRENCY` at a time; a room that cannot be
+    opened counts as an error (its request's error code, or ``setup_<exception>``)."""
     results = await bounded(
         [lambda i=i: open_room(urls, i, args.game, args.seats, args.strategy, stats, args.think_ms / 1000)
          for i in range(args.rooms)], ROOM_SETUP_CONCURRENCY)
@@ -130,7 +132,7 @@ async def _open_rooms(args: argparse.Namespace, urls: list[str], stats: PlayStat
 async def play_phase(args: argparse.Namespace, urls: list[str], probe: Probe) -> dict[str, Any]:
     """Open the rooms, play for ``args.seconds``, stop, and return the figures."""
     stats = PlayStats()
-    players: list[Any] = []
+    players: list[Player] = []
     figures: dict[str, Any] = {"interrupted": False}
     with Interrupts() as interrupts:
         try:
@@ -140,20 +142,11 @@ async def play_phase(args: argparse.Namespace, urls: list[str], probe: Probe) ->
             before, client_before = await probe.read(), time.process_time()
             stats.go = True
             await asyncio.gather(*(p.maybe_act() for p in players))
-            if not stats.errors:
+            elapsed = 0.0
+            if not stats.errors:  # every room opened
                 say(f"playing ({args.strategy} strategy"
                     f"{f', {args.think_ms:g} ms thinking' if args.think_ms else ''}) for {args.seconds:g} s")
-                last = [0.0, 0]
-
-                def line(elapsed: float) -> str:
-                    rate = (stats.acks - last[1]) / max(elapsed - last[0], 1e-9)
-                    last[:] = [elapsed, stats.acks]
-                    return (f"hands {stats.hands:7d}  acks {stats.acks:8d}  {rate:8.1f} acks/s  "
-                            f"errors {sum(stats.errors.values())}")
-
-                elapsed = await run_for(args.seconds, interrupts.stop, args.progress, line)
-            else:
-                elapsed = 0.0
+                elapsed = await run_for(args.seconds, interrupts.stop, args.progress, _progress_line(stats))
             stats.go = False
             after, client_cpu = await probe.read(), time.process_time() - client_before
             figures["interrupted"] = interrupts.stop.is_set()
@@ -166,7 +159,20 @@ async def play_phase(args: argparse.Namespace, urls: list[str], probe: Probe) ->
     return figures
 
 
-async def _drain(players: list[Any], stats: PlayStats) -> None:
+def _progress_line(stats: PlayStats) -> Callable[[float], str]:
+    """The progress line of the play phase: hands and acks so far, acks/s since the last line."""
+    last = [0.0, 0]
+
+    def line(elapsed: float) -> str:
+        rate = (stats.acks - last[1]) / max(elapsed - last[0], 1e-9)
+        last[:] = [elapsed, stats.acks]
+        return (f"hands {stats.hands:7d}  acks {stats.acks:8d}  {rate:8.1f} acks/s  "
+                f"errors {sum(stats.errors.values())}")
+
+    return line
+
+
+async def _drain(players: list[Player], stats: PlayStats) -> None:
     """Stop acting and wait (bounded) for the acks in flight; the missing ones are errors."""
     for p in players:
         p.stopping = True
