@@ -82,6 +82,7 @@ def test_holdem_plays_without_errors_prints_the_table_and_cleans_up(holdem_run):
     assert _row(out, "errors") == "none"
     assert int(_row(out, "actions acked")) == figures["actions"] > 0
     assert figures["hands"] >= 2 and figures["hands_started"] >= 1
+    assert figures["rejoins"] > 0  # random Hold'em busts a player about one hand in five: they join again
     assert _row(out, "action-to-broadcast p99").endswith(" ms")
     assert _row(out, "RSS server").endswith(" MiB") and _row(out, "RSS redis").endswith(" MiB")
     assert re.search(r"^\[\s*\d+\.\d s\] hands\s+\d+\s+acks\s+\d+\s+[\d.]+ acks/s", out, re.MULTILINE)
