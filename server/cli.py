@@ -123,7 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     from client_demo.bots_cli import add_commands as add_bot_commands
 
     add_bot_commands(sub)  # cardroom bots, cardroom simulate
-    __import__("client_demo.loadtest", fromlist=["add_command"]).add_command(sub)  # cardroom loadtest
+
+    from client_demo.loadtest import add_command as add_loadtest_command
+
+    add_loadtest_command(sub)  # cardroom loadtest
 
     from .history_cli import add_command as add_history_command
 

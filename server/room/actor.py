@@ -242,9 +242,7 @@ class RoomActor:
                         duplicate=decision.msg.get("t") == "ack")
             self.host.deliver(decision.origin, decision.msg)
             return
-        if await self._store(decision, cmd) and cmd.kind == "act":
-            self.metrics.actions.labels("accepted").inc()
-            self.metrics.action_latency.observe(time.perf_counter() - enqueued)
+        await self._store(decision, cmd, enqueued)
 
     async def _due(self) -> None:
         if self.core.unpaid():
@@ -279,7 +277,7 @@ class RoomActor:
 
     # --- storing a change --------------------------------------------------------------
 
-    async def _store(self, change: Change, cmd: Command | None) -> bool:
+    async def _store(self, change: Change, cmd: Command | None, enqueued: float | None = None) -> bool:
         """Carry out a change: buy-in, fenced commit, show, transfers. True once stored."""
         if time.monotonic() >= self.lease.deadline:
             self._drop("lease not renewed in time")
@@ -310,6 +308,9 @@ class RoomActor:
                     "after_leave_commit" if change.payouts else "")
         self.core.stored(change)
         self.views.apply(self.view, change.table, change.events, change.answers)
+        if change.kind == "act" and enqueued is not None:  # answered: the ack is on its way
+            self.metrics.actions.labels("accepted").inc()
+            self.metrics.action_latency.observe(time.perf_counter() - enqueued)
         self._publish_summary()
         await self._after(change)
         return True
