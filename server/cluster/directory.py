@@ -284,7 +284,7 @@ class Directory:
                         rng=random.Random(self._rng.getrandbits(64)))
         actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock)
         self.actors[table.room] = actor
-        view.pins += 1
+        self.views.owned(view)
         self.metrics.rooms.labels(game.name).inc()
         actor.start()
         return actor
@@ -313,10 +313,9 @@ class Directory:
     def actor_gone(self, actor: RoomActor, reason: str) -> None:
         if self.actors.get(actor.room) is actor:
             del self.actors[actor.room]
-        actor.view.pins -= 1
+        self.views.disowned(actor.view)
         self.metrics.rooms.labels(actor.core.game.name).dec()
         log.info("room %s: no longer owned by %s (%s)", actor.room, self.node, reason)
-        self.views.maybe_close(actor.view)
 
     def lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
         """Publish a room's new lobby summary, batched: a busy process writes the changes

@@ -80,6 +80,7 @@ class Node:
         self.clock = clock
         self._pubsub = pubsub_client.pubsub()
         self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._wanted: set[str] = set()  # channels this node should be subscribed to
         self._tasks: list[asyncio.Task[None]] = []
         self.directory: Directory | None = None
         self.views: Views | None = None
@@ -125,7 +126,10 @@ class Node:
     # --- pub/sub -------------------------------------------------------------------------
 
     async def subscribe(self, channel: str) -> None:
-        """Subscribe and wait (briefly) for Redis to confirm it."""
+        """Subscribe and wait (briefly) for Redis to confirm it. Raises one of
+        ``UNAVAILABLE`` if Redis cannot be reached; the subscription is then made when
+        the pub/sub connection is back."""
+        self._wanted.add(channel)
         fut = self._confirm.get(channel)
         if fut is None or fut.done():
             fut = asyncio.get_running_loop().create_future()
@@ -143,6 +147,7 @@ class Node:
             log.warning("no confirmation of the subscription to %s yet", channel)
 
     async def unsubscribe(self, channel: str) -> None:
+        self._wanted.discard(channel)
         self._confirm.pop(channel, None)
         try:
             await self._pubsub.unsubscribe(channel)
@@ -163,14 +168,26 @@ class Node:
                 log.exception("pub/sub reader failed")
                 await asyncio.sleep(1.0)
                 continue
-            if outage.ok() and self.views is not None:
-                await self.views.resync()  # changes published while we were away
+            if outage.ok():
+                await self._resubscribe()
+                if self.views is not None:
+                    await self.views.resync()  # changes published while we were away
                 self.on_lobby()
             if msg is not None:
                 try:
                     await self._on_message(msg)
                 except Exception:
                     log.exception("handling a pub/sub message failed")
+
+    async def _resubscribe(self) -> None:
+        """Subscribe to the channels asked for while Redis was away (the ones subscribed
+        before are restored by the client when it reconnects)."""
+        have = {_text(c) for c in self._pubsub.channels}
+        for channel in sorted(self._wanted - have):
+            try:
+                await self._pubsub.subscribe(channel)
+            except UNAVAILABLE:
+                return
 
     def _on_pubsub(self, msg: dict[str, Any]) -> None:
         if msg.get("type") == "subscribe":
@@ -186,7 +203,7 @@ class Node:
         if channel == self.store.keys.lobby_channel:
             self.on_lobby()
             return
-        room = channel[len(self.store.keys.room_channel("")):]
+        room = self.store.keys.room_of_channel(channel)
         if self.views is not None:
             await self.views.on_message(room, msg["data"])
 

@@ -180,21 +180,25 @@ class Views:
             return view
         return await single_flight(self._opening, room, lambda: self._load(room))
 
+    def _channels(self, room: str) -> tuple[str, str]:
+        k = self.store.keys
+        return k.notice_channel(room), k.room_channel(room)
+
     async def _load(self, room: str) -> RoomView | None:
-        channel = self.store.keys.room_channel(room)
-        await self._subscribe(channel)  # first, so that no change falls between load and subscription
+        for channel in self._channels(room):  # first, so that no change falls between load and subscription
+            await self._subscribe(channel)
         try:
             raw = await self.store.load_room_raw(room)
         except BaseException:
-            await self._unsubscribe(channel)
+            await self._unsubscribe_all(room)
             raise
         if raw is None:
-            await self._unsubscribe(channel)
+            await self._unsubscribe_all(room)
             return None
         snap = unpack(raw)
         game = self.games.get(snap["game"])
         if game is None:
-            await self._unsubscribe(channel)
+            await self._unsubscribe_all(room)
             log.warning("room %s hosts game %r, which this server does not: not opened", room, snap["game"])
             return None
         view = RoomView(game, tbl.from_dict(snap, game), self)
@@ -206,8 +210,38 @@ class Views:
         """Register a view built here (a room this process just created)."""
         self.views[view.room] = view
 
+    async def _unsubscribe_all(self, room: str) -> None:
+        for channel in self._channels(room):
+            await self._unsubscribe(channel)
+
     async def subscribe_new(self, room: str) -> None:
-        await self._subscribe(self.store.keys.room_channel(room))
+        """Listen to the notices of a room created here (and owned here: its changes are
+        shown by its actor)."""
+        await self._subscribe(self.store.keys.notice_channel(room))
+
+    def owned(self, view: RoomView) -> None:
+        """This process owns the room now: its actor shows the changes; the channel that
+        carries them is not needed."""
+        view.pins += 1
+        if view.pins == 1:
+            asyncio.get_running_loop().create_task(self._unsubscribe(self.store.keys.room_channel(view.room)))
+
+    def disowned(self, view: RoomView) -> None:
+        """This process no longer owns the room: follow its changes on the channel again."""
+        view.pins -= 1
+        if view.pins == 0 and self.views.get(view.room) is view:
+            asyncio.get_running_loop().create_task(self._follow(view))
+
+    async def _follow(self, view: RoomView) -> None:
+        try:
+            await self._subscribe(self.store.keys.room_channel(view.room))
+            if self.views.get(view.room) is not view:  # closed meanwhile
+                await self._unsubscribe(self.store.keys.room_channel(view.room))
+                return
+            await self._resync(view)  # what the next owner stored before we listened
+        except UNAVAILABLE:
+            pass  # the pub/sub reader resyncs every view when Redis is back
+        self.maybe_close(view)
 
     def maybe_close(self, view: RoomView, idle: float = VIEW_IDLE_SECONDS) -> None:
         """Forget a view nobody here needs any more: no viewer, not owned here, and not
@@ -217,7 +251,7 @@ class Views:
         if time.monotonic() - view.touched < idle:
             return
         del self.views[view.room]
-        asyncio.get_running_loop().create_task(self._unsubscribe(self.store.keys.room_channel(view.room)))
+        asyncio.get_running_loop().create_task(self._unsubscribe_all(view.room))
 
     def close_idle(self) -> None:
         for view in list(self.views.values()):
@@ -322,14 +356,17 @@ class Views:
         """Reload every view from Redis (after the pub/sub connection was lost)."""
         for view in list(self.views.values()):
             try:
-                raw = await self.store.load_room_raw(view.room)
+                await self._resync(view)
             except UNAVAILABLE:
                 return
-            if raw is None:
-                continue
-            snap = unpack(raw)
-            if snap["version"] > view.version:
-                await self._on_change(view, ChangeMessage(snap["version"], raw, b"", b""))
+
+    async def _resync(self, view: RoomView) -> None:
+        raw = await self.store.load_room_raw(view.room)
+        if raw is None:
+            return
+        snap = unpack(raw)
+        if snap["version"] > view.version:
+            await self._on_change(view, ChangeMessage(snap["version"], raw, b"", b""))
 
     def notice(self, view: RoomView, player: str, msg: dict[str, Any], unwatch: bool,
                origin: Origin | None) -> None:

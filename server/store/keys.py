@@ -26,8 +26,9 @@ session token), ``players`` and ``rooms`` (sets: every player, every room), ``lo
 someone must look at it if its owner is gone), ``transfers`` (sorted set:
 ``"<player> <id>"`` -> ms, buy-ins not yet completed, for the sweeper).
 
-Channels: ``ch:<room>`` carries a room's changes, presence changes and notices;
-``ch:lobby`` says the room list changed.
+Channels: ``ch:<room>`` carries a room's changes (published by the commit script; the
+owner does not listen to its own), ``ch:<room>:n`` its notices (presence, cash-out
+messages, a new owner); ``ch:lobby`` says the room list changed.
 
 Room ids start with ``r-``, player ids with ``p-``, node ids with ``n-``, so the tags of
 different kinds never collide.
@@ -67,6 +68,14 @@ class Keys:
 
     def room_channel(self, room: str) -> str:
         return f"{self.prefix}ch:{room}"
+
+    def notice_channel(self, room: str) -> str:
+        return f"{self.prefix}ch:{room}:n"
+
+    def room_of_channel(self, channel: str) -> str:
+        """The room a :meth:`room_channel` or :meth:`notice_channel` belongs to."""
+        room = channel[len(self.prefix) + len("ch:"):]
+        return room[:-2] if room.endswith(":n") else room
 
     # --- players -------------------------------------------------------------------
 

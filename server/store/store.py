@@ -33,6 +33,7 @@ from typing import Any
 
 import msgpack
 from redis import exceptions as rx
+from redis.asyncio import RedisCluster
 
 from .keys import Keys
 
@@ -194,6 +195,9 @@ class ScriptBatcher:
         return results
 
     async def _pipeline(self, batch: list[tuple[list[str], list[Any], Any]], sha: str) -> list[Any]:
+        if isinstance(self.redis, RedisCluster):  # redis-py's cluster pipelines refuse scripts
+            return await asyncio.gather(*(self.redis.evalsha(sha, len(keys), *keys, *args)
+                                          for keys, args, _ in batch), return_exceptions=True)
         async with self.redis.pipeline(transaction=False) as pipe:
             for keys, args, _ in batch:
                 pipe.evalsha(sha, len(keys), *keys, *args)
@@ -568,7 +572,7 @@ class Store:
 
     @_gated
     async def publish_notice(self, room: str, notice: Mapping[str, Any]) -> None:
-        await self.redis.publish(self.keys.room_channel(room), NOTICE + pack(dict(notice)))
+        await self.redis.publish(self.keys.notice_channel(room), NOTICE + pack(dict(notice)))
 
     # --- conservation ----------------------------------------------------------------
 

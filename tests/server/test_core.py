@@ -164,3 +164,15 @@ def test_the_lobby_summary_leaves_spectators_to_each_process():
     seated(c)
     assert lobby_summary(c.table) == {"room": "r-1", "game": "highcard", "name": "t", "seats": 2, "players": 2,
                                       "playing": False, "bots": 0, "config": {"ante": 10, "max_bet": 100}}
+
+
+def test_decks_are_permutations_in_uniformly_random_order():
+    from collections import Counter
+
+    from server.room import shuffled_deck
+
+    assert sorted(shuffled_deck(52)) == list(range(52)) and sorted(shuffled_deck(54)) == list(range(54))
+    orders = Counter(tuple(shuffled_deck(3)) for _ in range(60_000))
+    assert len(orders) == 6
+    # each of the 6 orders expects 10,000 (sd ~91): 5 sd either way fails one run in millions
+    assert all(9_540 < n < 10_460 for n in orders.values()), orders
