@@ -8,11 +8,16 @@ declarations document the options (``describe_options``) so docs and code agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import ConfigError
+
+#: Whole-number options without a narrower declared bound stay within +-WHOLE_LIMIT
+#: (chips, blinds, stakes: far beyond any table, and safe for every store and encoding).
+WHOLE_LIMIT = 10**12
 
 
 @dataclass(frozen=True)
@@ -35,10 +40,17 @@ class Option:
         if self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ConfigError(self.name, f"must be a whole number, got {value!r}")
+            if not -WHOLE_LIMIT <= value <= WHOLE_LIMIT:
+                raise ConfigError(self.name, f"must be between {-WHOLE_LIMIT} and {WHOLE_LIMIT}")
         elif self.type is float:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ConfigError(self.name, f"must be a number, got {value!r}")
-            value = float(value)
+            try:
+                value = float(value)
+            except OverflowError:
+                raise ConfigError(self.name, "is far too large") from None
+            if not math.isfinite(value):
+                raise ConfigError(self.name, f"must be a finite number, got {value!r}")
         elif not isinstance(value, self.type):
             raise ConfigError(self.name, f"must be a {self.type.__name__}, got {value!r}")
         if self.choices is not None and value not in self.choices:

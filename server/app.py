@@ -105,12 +105,14 @@ class App:
         except Exception as exc:
             raise RuntimeError(f"Redis at {url} does not answer ({exc})") from None
         self.store = Store(self.clients.main, s.key_prefix, s.grant, observe_write=self.metrics.redis_write.observe,
-                           concurrency=s.redis_pool, blocking=self.clients.blocking)
+                           concurrency=s.redis_pool, blocking=self.clients.blocking,
+                           token_seconds=round(s.token_days * 86_400))
         if not await self.store.ping():
             raise RuntimeError(f"Redis at {url} does not answer")
-        from .store.migrate import migrate_legacy_layout
+        from .store.migrate import hash_plaintext_tokens, migrate_legacy_layout
 
         await migrate_legacy_layout(self.store, self.games)
+        await hash_plaintext_tokens(self.store)
         self.node = Node(self.node_id, self.store, self.clients.pubsub, s, self.metrics, self.sessions, self.clock)
         self.views = Views(self.node_id, self.store, self.games, self.sessions, self.metrics,
                            self.node.subscribe, self.node.unsubscribe, self._lobby_changed, self.clock,

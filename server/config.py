@@ -39,6 +39,7 @@ class Settings:
     forward_timeout: float = 2.0
     redis_pool: int = 64
     node_id: str | None = None
+    token_days: float = 30.0
 
     def validate(self) -> Settings:
         if not 0 <= self.port <= 65535:
@@ -49,8 +50,8 @@ class Settings:
             raise SettingsError(f"max_frame must be at least 256 bytes, got {self.max_frame}")
         if self.hard_max_frame < self.max_frame:
             raise SettingsError("hard_max_frame must be at least max_frame")
-        if self.rate <= 0 or self.burst < 1 or self.abuse_limit < 1:
-            raise SettingsError("rate must be > 0, burst and abuse_limit at least 1")
+        if not 0 < self.rate <= 1e9 or self.burst < 1 or self.abuse_limit < 1:
+            raise SettingsError("rate must be > 0 (and finite), burst and abuse_limit at least 1")
         if self.send_queue < 8:
             raise SettingsError(f"send_queue must be at least 8, got {self.send_queue}")
         if self.grant < 0:
@@ -67,6 +68,8 @@ class Settings:
             raise SettingsError(f"forward_timeout must be 0.1..60, got {self.forward_timeout}")
         if not 4 <= self.redis_pool <= 10_000:
             raise SettingsError(f"redis_pool must be 4..10000, got {self.redis_pool}")
+        if not 0.01 <= self.token_days <= 3650:
+            raise SettingsError(f"token_days must be 0.01..3650, got {self.token_days}")
         if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id):
             raise SettingsError(f"node_id must be n- then 1-64 letters, digits, _ . -, got {self.node_id!r}")
         return self
@@ -93,6 +96,7 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "forward_timeout": ("--forward-timeout", float, "seconds to wait for another process's answer before routing a request again (default 2)"),
     "redis_pool": ("--redis-pool", int, "Redis connections (and concurrent commands) per process (default 64)"),
     "node_id": ("--node-id", str, "this process's id in the cluster, n-... (default: random)"),
+    "token_days": ("--token-days", float, "a session token expires after this many days unused (default 30)"),
 }
 
 

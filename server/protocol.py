@@ -7,6 +7,7 @@ Every frame carries one message: a map with a type field ``t``. Requests may car
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,7 @@ CLIENT_MESSAGES: dict[str, tuple[Field, ...]] = {
     "join": (
         Field("room", "str", min=1, max=64),
         Field("seat", "int", required=False, min=0, max=1000),
-        Field("buy_in", "int", required=False, min=0),
+        Field("buy_in", "int", required=False, min=0, max=10**12),
     ),
     "spectate": (Field("room", "str", min=1, max=64),),
     "leave": (Field("room", "str", min=1, max=64),),
@@ -144,6 +145,7 @@ def validate_message(msg: Any) -> tuple[str, dict[str, Any]]:
     fields = CLIENT_MESSAGES.get(t)
     if fields is None:
         raise ProtocolError("unknown_type", f"unknown message type {t[:40]!r}")
+    _check_values(msg, t, depth=0)
     for f in fields:
         value = msg.get(f.name)
         if value is None:
@@ -152,6 +154,35 @@ def validate_message(msg: Any) -> tuple[str, dict[str, Any]]:
             continue
         _check_field(t, f, value)
     return t, msg
+
+
+#: Numbers anywhere in a message stay within what every encoding and store carries
+#: exactly (JSON's safe integers); deeper nesting than this is refused.
+SAFE_INTEGER = 2**53 - 1
+MAX_DEPTH = 16
+
+
+def _check_values(value: Any, path: str, depth: int) -> None:
+    """Refuse non-finite or huge numbers and absurd nesting anywhere in a message."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if not -SAFE_INTEGER <= value <= SAFE_INTEGER:
+            raise ProtocolError("bad_message", f"{path}: numbers must be between -(2**53 - 1) and 2**53 - 1",
+                                path.partition(".")[2] or None)
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ProtocolError("bad_message", f"{path}: numbers must be finite", path.partition(".")[2] or None)
+        return
+    if depth >= MAX_DEPTH:
+        raise ProtocolError("bad_message", f"{path}: nested more than {MAX_DEPTH} levels deep")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_values(v, f"{path}.{k}", depth + 1)
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_values(v, f"{path}[{i}]", depth + 1)
 
 
 def _check_field(t: str, f: Field, value: Any) -> None:

@@ -14,6 +14,7 @@ append-only file and exit cleanly.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import hashlib
 import logging
 import os
@@ -23,6 +24,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +42,7 @@ def redis_server_binary() -> str:
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec
+    os.umask(0o077)  # the append-only file and the log: readable by this user only
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -81,13 +84,15 @@ class EmbeddedRedis:
             sock = Path(tempfile.gettempdir()) / f"cardroom-{digest}.sock"
         self.socket_path = sock
         self.process: subprocess.Popen[bytes] | None = None
+        self._lock_file: Any = None
 
     @property
     def url(self) -> str:
         return f"unix://{self.socket_path}"
 
     def start(self, timeout: float = 15.0) -> None:
-        self.redis_dir.mkdir(parents=True, exist_ok=True)
+        self._private_dirs()
+        self._lock()
         self._stop_stale()
         args = [
             redis_server_binary(),
@@ -105,6 +110,43 @@ class EmbeddedRedis:
         log.info("starting embedded redis: %s", " ".join(args))
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)  # noqa: PLW1509
         self._wait_ready(timeout)
+
+    def _private_dirs(self) -> None:
+        """The data dir and everything Redis keeps in it: this user's only (0700/0600);
+        the append-only file holds every wallet and player."""
+        for d in (self.data_dir, self.redis_dir):
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(d, 0o700)
+        for path in self.redis_dir.rglob("*"):
+            if not path.is_socket():
+                os.chmod(path, 0o700 if path.is_dir() else 0o600)
+
+    def _lock(self) -> None:
+        """Hold the data dir's lock (``flock``) while this process uses it: a second
+        server (or ``cardroom history``) on the same dir refuses to start instead of
+        taking the first one's Redis away."""
+        if self._lock_file is not None:
+            return
+        path = self.data_dir / "lock"
+        f = open(path, "a+")  # noqa: SIM115 - held open for as long as the Redis runs
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "another process"
+            f.close()
+            raise RuntimeError(f"data dir {self.data_dir} is in use by pid {holder}") from None
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        os.chmod(path, 0o600)
+        self._lock_file = f
+
+    def _unlock(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.close()  # closing releases the flock
+            self._lock_file = None
 
     def _wait_ready(self, timeout: float) -> None:
         import redis
@@ -161,6 +203,7 @@ class EmbeddedRedis:
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.process is None:
+            self._unlock()
             return
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -170,3 +213,4 @@ class EmbeddedRedis:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+        self._unlock()

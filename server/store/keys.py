@@ -19,8 +19,8 @@ carries the same hash tag (the part in braces), so every script runs on one slot
 ``{node}:inbox``                    stream: commands forwarded to a node, and answers
 =================================  =====================================================
 
-Single keys without a tag (each touched on its own): ``token:<token>`` (player id of a
-session token), ``players`` and ``rooms`` (sets: every player, every room), ``lobby``
+Single keys without a tag (each touched on its own): ``token:<sha256 of a session
+token>`` (the player id; the token itself is never stored),  ``players`` and ``rooms`` (sets: every player, every room), ``lobby``
 (hash: room -> msgpack summary), ``spectators`` (hash: ``"<room> <node>"`` -> count),
 ``nodes`` (sorted set: node -> expiry ms), ``wakeups`` (sorted set: room -> the time
 someone must look at it if its owner is gone), ``transfers`` (sorted set:
@@ -35,6 +35,8 @@ different kinds never collide.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 
 class Keys:
@@ -54,6 +56,7 @@ class Keys:
         self.transfers = p + "transfers"
         self.lobby_channel = p + "ch:lobby"
         self.migration_lock = p + "migrating"
+        self.tokens_hashed = p + "tokens-hashed"
 
     # --- rooms ---------------------------------------------------------------------
 
@@ -95,7 +98,12 @@ class Keys:
         return f"{self.prefix}{{{player}}}:presence"
 
     def token(self, token: str) -> str:
-        return f"{self.prefix}token:{token}"
+        """The key of a session token: named by the token's SHA-256, so that whoever reads
+        Redis (or its files) learns no token."""
+        return f"{self.prefix}token:{hashlib.sha256(token.encode()).hexdigest()}"
+
+    def token_pattern(self) -> str:
+        return f"{self.prefix}token:*"
 
     # --- nodes ---------------------------------------------------------------------
 

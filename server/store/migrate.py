@@ -29,6 +29,30 @@ def _text(v: object) -> str:
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+async def hash_plaintext_tokens(store: Store) -> int:
+    """Rename session-token keys named by the token itself (written before tokens were
+    stored hashed) to the hashed name, keeping their player and their expiry; once per
+    Redis (a marker key remembers it). Returns how many were renamed."""
+    r = store.redis
+    k: Keys = store.keys
+    if await r.exists(k.tokens_hashed):
+        return 0
+    moved = 0
+    async for key in r.scan_iter(match=k.token_pattern(), count=500):
+        suffix = _text(key)[len(k.token_pattern()) - 1:]
+        if len(suffix) != 32:  # a 64-hex hash: already moved
+            continue
+        player = await r.get(key)
+        if player is not None:
+            await r.set(k.token(suffix), player, ex=store.token_seconds)
+        await r.delete(key)
+        moved += 1
+    await r.set(k.tokens_hashed, 1)
+    if moved:
+        log.warning("stored %d session tokens by their hash instead of in plain text", moved)
+    return moved
+
+
 async def migrate_legacy_layout(store: Store, games: Mapping[str, Game]) -> bool:
     """Migrate if the old layout is present; True if this call moved anything."""
     r = store.redis

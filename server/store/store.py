@@ -208,8 +208,10 @@ class Store:
     """Async access to the server's Redis data (a ``Redis`` or a ``RedisCluster``)."""
 
     def __init__(self, redis: Any, prefix: str = "cardroom:", grant: int = 10_000,
-                 observe_write=None, concurrency: int = 64, blocking: Any = None) -> None:
+                 observe_write=None, concurrency: int = 64, blocking: Any = None,
+                 token_seconds: int = 30 * 86_400) -> None:
         self.redis = redis
+        self.token_seconds = token_seconds
         self.blocking = blocking if blocking is not None else redis
         self.keys = Keys(prefix)
         self.grant = grant
@@ -238,12 +240,14 @@ class Store:
         token = secrets.token_hex(16)
         await self.redis.sadd(k.players, pid)  # the index first: an entry without a player is harmless
         await self._run("create_player", [k.player(pid)], [name, self.grant])
-        await self.redis.set(k.token(token), pid)
+        await self.redis.set(k.token(token), pid, ex=self.token_seconds)
         return pid, token, self.grant
 
     @_gated
     async def player_by_token(self, token: str) -> tuple[str, str] | None:
-        pid = await self.redis.get(self.keys.token(token))
+        """The player of a session token, or None (unknown or expired); using a token
+        extends its life to ``token_seconds`` again."""
+        pid = await self.redis.getex(self.keys.token(token), ex=self.token_seconds)
         if pid is None:
             return None
         pid = pid.decode()

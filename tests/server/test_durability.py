@@ -151,3 +151,18 @@ async def test_when_redis_refuses_a_write_the_action_fails_and_nothing_is_visibl
     assert not [m for m in a.inbox if m.get("t") == "event" and m["event"]["type"] == "bet"]
     ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 9}, "id": "w1"})
     assert ack["t"] == "ack" and ack["version"] == snap["version"] + 1
+
+
+async def test_session_tokens_are_stored_hashed_and_expire(app, redis):
+    from server.store import Store
+
+    store = Store(redis, app.store.keys.prefix, token_seconds=1)
+    player, token, _ = await store.create_player("alice")
+    keys = [k.decode() async for k in redis.scan_iter(match=app.store.keys.prefix + "*")]
+    assert not any(token in k for k in keys)  # no key names the token
+    for k in keys:
+        if await redis.type(k) == b"string":
+            assert token.encode() not in (await redis.get(k) or b"")
+    assert await store.player_by_token(token) == (player, "alice")
+    await asyncio.sleep(1.2)
+    assert await store.player_by_token(token) is None  # expired

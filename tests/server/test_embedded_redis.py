@@ -56,6 +56,7 @@ def test_a_stale_redis_left_on_the_data_dir_is_stopped_before_starting(tmp_path)
     e.start()
     stale = e.process.pid
     e.process = None  # forget it, as a crashed server would
+    e._unlock()  # and the kernel releases a dead process's lock
     e2 = EmbeddedRedis(tmp_path)
     e2.start()
     try:
@@ -89,5 +90,41 @@ def test_a_long_data_dir_gets_a_short_socket_path(tmp_path):
     e.start()
     try:
         assert redis.Redis(unix_socket_path=str(e.socket_path)).ping()
+    finally:
+        e.stop()
+
+
+def test_a_second_server_on_the_same_data_dir_refuses_and_leaves_the_first_alone(tmp_path):
+    import pytest
+
+    first = EmbeddedRedis(tmp_path)
+    first.start()
+    try:
+        with pytest.raises(RuntimeError, match=f"in use by pid {os.getpid()}"):
+            EmbeddedRedis(tmp_path).start()
+        r = redis.Redis(unix_socket_path=str(first.socket_path))
+        assert r.ping()  # the first one's Redis was not touched
+        r.close()
+    finally:
+        first.stop()
+    again = EmbeddedRedis(tmp_path)  # released on stop
+    again.start()
+    again.stop()
+
+
+def test_the_data_dir_and_redis_files_are_private(tmp_path):
+    data = tmp_path / "data"
+    e = EmbeddedRedis(data)
+    e.start()
+    try:
+        r = redis.Redis(unix_socket_path=str(e.socket_path))
+        r.set("k", "v")
+        r.close()
+        time.sleep(1.2)  # appendfsync everysec
+        assert (data.stat().st_mode & 0o777) == 0o700
+        assert (e.redis_dir.stat().st_mode & 0o777) == 0o700
+        files = [p for p in e.redis_dir.rglob("*") if p.is_file()]
+        assert files and all(p.stat().st_mode & 0o077 == 0 for p in files), \
+            {str(p): oct(p.stat().st_mode) for p in files}
     finally:
         e.stop()

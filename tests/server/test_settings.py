@@ -33,6 +33,10 @@ def test_environment_then_flags():
     {"CARDROOM_LOG_LEVEL": "LOUD"},
     {"REDIS_URL": "http://nope"},
     {"CARDROOM_MAX_FRAME": "2000000"},
+    {"CARDROOM_RATE": "nan"},
+    {"CARDROOM_FORWARD_TIMEOUT": "inf"},
+    {"CARDROOM_TOKEN_DAYS": "0"},
+    {"CARDROOM_KEY_PREFIX": "{x}:"},
 ])
 def test_bad_values_are_refused_with_the_setting_named(env):
     with pytest.raises(SettingsError):
