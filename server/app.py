@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -25,14 +26,22 @@ from .cluster.directory import Directory
 from .cluster.node import Node, new_node_id
 from .codec import Codec
 from .config import Settings
+from .gate import Gate, peer_address
 from .lobby import Lobby
 from .metrics import CONTENT_TYPE_LATEST, Metrics
-from .protocol import CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message, validate_message
+from .protocol import (
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    SUBPROTOCOLS,
+    ProtocolError,
+    error_message,
+    validate_message,
+)
 from .redis_embedded import EmbeddedRedis
 from .room import epoch_ms, shuffled_deck
 from .room.view import Views
 from .session import Session, Sessions
-from .store import Store
+from .store import UNAVAILABLE, Store
 from .store.connect import Clients, connect
 from .transport import WS_PATH, Connection, make_process_request, select_subprotocol
 
@@ -72,6 +81,8 @@ class App:
         self.lobby: Lobby | None = None
         self.server: Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
+        self._idle_task: asyncio.Task[None] | None = None
+        self.gate = Gate(self.settings)
 
     @property
     def port(self) -> int:
@@ -120,19 +131,21 @@ class App:
         self.directory = Directory(self.node_id, self.store, self.views, self.sessions, self.games, s,
                                    self.metrics, self.clock, self.deck, self.node.send)
         self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,
-                           self.node_id, self.clock)
+                           self.node_id, self.clock, self.gate)
         self.node.on_lobby = self.lobby.lobby_changed
         self.directory.on_lobby_change = self.lobby.lobby_changed
         await self.node.start(self.directory, self.views)
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
+        self._idle_task = asyncio.create_task(self._close_idle(), name="idle connections")
         self.server = await serve(
             self._handle,
             s.host,
             s.port,
             subprotocols=list(SUBPROTOCOLS),
             select_subprotocol=select_subprotocol,
-            process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body),
+            process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body, self.gate,
+                                                 self._admin_page),
             max_size=s.hard_max_frame,
             compression=None,
             create_connection=Connection,
@@ -173,6 +186,9 @@ class App:
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None
+        if self._idle_task is not None:
+            self._idle_task.cancel()
+            self._idle_task = None
         if self.lobby is not None:
             await self.lobby.stop()
         if self.directory is not None:
@@ -195,10 +211,17 @@ class App:
     async def _handle(self, ws: ServerConnection) -> None:
         s = self.settings
         assert self.lobby is not None and ws.subprotocol is not None
+        address = self.gate.client_address(peer_address(ws.remote_address),
+                                           ws.request.headers.get("X-Forwarded-For") if ws.request else None)
+        if not self.gate.connect(address):  # over the limit since the handshake began
+            await ws.close(CLOSE_POLICY, "too many connections from your address")
+            return
         session = Session(ws, Codec(ws.subprotocol, s.max_frame), rate=s.rate, burst=s.burst, queue_size=s.send_queue)
+        session.address = address
         self.lobby.connected(session)
         try:
             async for frame in ws:
+                session.last_seen = time.monotonic()
                 if session.closed:  # closing: drain what the client still sends until its close frame
                     continue
                 if not session.bucket.take():
@@ -224,11 +247,40 @@ class App:
         except ConnectionClosed:
             pass
         finally:
+            self.gate.disconnect(address)
             self.lobby.disconnected(session)
             if not session.closed:
                 await session.flush(0.5)
             session.stop()
             await session.wait_closed()
+
+    async def _close_idle(self) -> None:
+        """Close connections that never said hello, or went silent, for too long."""
+        s = self.settings
+        while True:
+            await asyncio.sleep(min(5.0, s.hello_timeout / 2))
+            now = time.monotonic()
+            for session in self.sessions:
+                if session.closed:
+                    continue
+                if session.player_id is None and now - session.opened > s.hello_timeout:
+                    session.send(error_message("not_authenticated",
+                                               f"say hello within {s.hello_timeout:g} seconds of connecting"))
+                    session.close(CLOSE_POLICY, "no hello")
+                elif s.idle_timeout and now - session.last_seen > s.idle_timeout:
+                    session.close(CLOSE_NORMAL, "idle")
+
+    async def _admin_page(self) -> bytes:
+        """The read-only status page of /admin (with --admin-token)."""
+        assert self.lobby is not None and self.directory is not None and self.store is not None
+        from .admin import render_admin
+
+        try:
+            rooms = await self.lobby.rooms_message(None)
+            nodes = sorted(await self.store.live_nodes(self.clock()))
+        except UNAVAILABLE:
+            rooms, nodes = {"rooms": []}, []
+        return render_admin(self.node_id, nodes, rooms["rooms"], self.sessions, self.directory, self.metrics)
 
 
 def _ref_of_message(decoded: Any) -> str | int | None:

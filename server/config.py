@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 
 class SettingsError(ValueError):
@@ -40,6 +41,16 @@ class Settings:
     redis_pool: int = 64
     node_id: str | None = None
     token_days: float = 30.0
+    allowed_origins: str = ""
+    max_connections_per_ip: int = 64
+    new_players_per_minute: int = 30
+    new_rooms_per_minute: int = 30
+    limit_loopback: bool = False
+    forwarded_for: bool = False
+    hello_timeout: float = 15.0
+    idle_timeout: float = 3600.0
+    admin_token: str | None = None
+    empty_room_minutes: float = 30.0
 
     def validate(self) -> Settings:
         if not 0 <= self.port <= 65535:
@@ -68,6 +79,17 @@ class Settings:
             raise SettingsError(f"forward_timeout must be 0.1..60, got {self.forward_timeout}")
         if not 4 <= self.redis_pool <= 10_000:
             raise SettingsError(f"redis_pool must be 4..10000, got {self.redis_pool}")
+        for name in ("max_connections_per_ip", "new_players_per_minute", "new_rooms_per_minute"):
+            if not 0 <= getattr(self, name) <= 1_000_000:
+                raise SettingsError(f"{name} must be 0 (no limit) to 1000000, got {getattr(self, name)}")
+        if not 1 <= self.hello_timeout <= 3600:
+            raise SettingsError(f"hello_timeout must be 1..3600 seconds, got {self.hello_timeout}")
+        if not (self.idle_timeout == 0 or 1 <= self.idle_timeout <= 7 * 86_400):
+            raise SettingsError(f"idle_timeout must be 0 (never) or 1..604800 seconds, got {self.idle_timeout}")
+        if not 0 <= self.empty_room_minutes <= 525_600:
+            raise SettingsError(f"empty_room_minutes must be 0 (never) to 525600, got {self.empty_room_minutes}")
+        if self.admin_token is not None and len(self.admin_token) < 16:
+            raise SettingsError("admin_token must be at least 16 characters")
         if not 0.01 <= self.token_days <= 3650:
             raise SettingsError(f"token_days must be 0.01..3650, got {self.token_days}")
         if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id):
@@ -75,8 +97,8 @@ class Settings:
         return self
 
 
-# setting name -> (flag, type, help)
-_FLAGS: dict[str, tuple[str, type, str]] = {
+# setting name -> (flag, type ("bool": yes/no), help)
+_FLAGS: dict[str, tuple[str, Any, str]] = {
     "host": ("--host", str, "interface to bind (default 127.0.0.1)"),
     "port": ("--port", int, "TCP port (default 8765; 0 picks a free one)"),
     "redis_url": ("--redis-url", str, "Redis URL (redis://, unix://); default: start a private redis-server under --data-dir"),
@@ -97,21 +119,45 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "redis_pool": ("--redis-pool", int, "Redis connections (and concurrent commands) per process (default 64)"),
     "node_id": ("--node-id", str, "this process's id in the cluster, n-... (default: random)"),
     "token_days": ("--token-days", float, "a session token expires after this many days unused (default 30)"),
+    "allowed_origins": ("--allowed-origins", str, "comma-separated origins whose pages may connect besides this server's own ('*': any)"),
+    "max_connections_per_ip": ("--max-connections-per-ip", int, "open connections per address (default 64; 0: no limit)"),
+    "new_players_per_minute": ("--new-players-per-minute", int, "new players per address per minute (default 30; 0: no limit)"),
+    "new_rooms_per_minute": ("--new-rooms-per-minute", int, "new rooms per address per minute (default 30; 0: no limit)"),
+    "limit_loopback": ("--limit-loopback", "bool", "apply the per-address limits to loopback too (default no)"),
+    "forwarded_for": ("--forwarded-for", "bool", "take the client address from X-Forwarded-For (set by a trusted proxy; default no)"),
+    "hello_timeout": ("--hello-timeout", float, "close a connection that has not said hello after this many seconds (default 15)"),
+    "idle_timeout": ("--idle-timeout", float, "close a connection silent for this many seconds (default 3600; 0: never)"),
+    "admin_token": ("--admin-token", str, "bearer token for /metrics and /admin (default none: /admin off, /metrics loopback only)"),
+    "empty_room_minutes": ("--empty-room-minutes", float, "close a room nobody has sat in for this long (default 30; 0: never)"),
 }
+
+
+def yes_no(text: str) -> bool:
+    """A yes/no setting: yes, no, true, false, on, off, 1, 0 (any case)."""
+    value = text.strip().lower()
+    if value in ("yes", "true", "on", "1"):
+        return True
+    if value in ("no", "false", "off", "0"):
+        return False
+    raise ValueError(f"expected yes or no, got {text!r}")
+
+
+def _parser(typ: Any) -> Any:
+    return yes_no if typ == "bool" else typ
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, (flag, typ, help_) in _FLAGS.items():
         env = "CARDROOM_" + name.upper()
         extra = " [env REDIS_URL or CARDROOM_REDIS_URL]" if name == "redis_url" else f" [env {env}]"
-        parser.add_argument(flag, dest=name, type=typ, default=None, help=help_ + extra)
+        parser.add_argument(flag, dest=name, type=_parser(typ), default=None, help=help_ + extra)
 
 
 def settings_from(args: argparse.Namespace | None = None, environ: Mapping[str, str] | None = None) -> Settings:
     """Build validated settings: flags first, then ``CARDROOM_*`` variables, then defaults."""
     env = os.environ if environ is None else environ
     values: dict[str, object] = {}
-    types = {f.name: _FLAGS[f.name][1] for f in fields(Settings) if f.name in _FLAGS}
+    types = {f.name: _parser(_FLAGS[f.name][1]) for f in fields(Settings) if f.name in _FLAGS}
     for name, typ in types.items():
         given = getattr(args, name, None) if args is not None else None
         if given is None:
@@ -122,7 +168,7 @@ def settings_from(args: argparse.Namespace | None = None, environ: Mapping[str, 
                 try:
                     given = typ(raw)
                 except ValueError:
-                    raise SettingsError(f"CARDROOM_{name.upper()}: cannot read {raw!r} as {typ.__name__}") from None
+                    raise SettingsError(f"CARDROOM_{name.upper()}: cannot read {raw!r}") from None
         if given is not None:
             values[name] = given
     return Settings(**values).validate()  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ from engine.game import Game, event_for
 from .aio import Background
 from .cluster.directory import Directory
 from .config import Settings
+from .gate import Gate
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
@@ -47,7 +48,7 @@ def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
 class Lobby:
     def __init__(self, games: Mapping[str, Game], store: Store, settings: Settings, metrics: Metrics,
                  sessions: Sessions, views: Views, directory: Directory, node: str,
-                 clock: Callable[[], int]) -> None:
+                 clock: Callable[[], int], gate: Gate | None = None) -> None:
         self.games = dict(games)
         self.store = store
         self.settings = settings
@@ -57,6 +58,7 @@ class Lobby:
         self.directory = directory
         self.node = node
         self.clock = clock
+        self.gate = gate or Gate(settings)
         self.stopping = False
         self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
         self._push_scheduled = False
@@ -177,6 +179,8 @@ class Lobby:
             name = " ".join(msg["name"].split())
             if not name or not name.isprintable():
                 raise ProtocolError("bad_message", "hello: name must contain printable characters", "name")
+            if not self.gate.new_player(session.address, time.monotonic()):
+                raise ProtocolError("rate_limited", "too many new players from your address; try again in a minute")
             player, token, wallet = await self.store.create_player(name)
         else:
             raise ProtocolError("bad_message", "hello needs a name (new player) or a token (resume)", "name")
@@ -212,6 +216,8 @@ class Lobby:
             config = game.parse_config(msg.get("config"))
         except ConfigError as exc:
             raise ProtocolError("bad_config", f"config.{exc}", f"config.{exc.field}") from None
+        if not self.gate.new_room(session.address, time.monotonic()):
+            raise ProtocolError("rate_limited", "too many new rooms from your address; try again in a minute")
         while True:
             room_id = "r-" + secrets.token_hex(4)
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,

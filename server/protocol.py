@@ -16,6 +16,7 @@ SUBPROTOCOL_JSON = "cardroom.json"
 SUBPROTOCOLS = (SUBPROTOCOL_MSGPACK, SUBPROTOCOL_JSON)
 
 #: WebSocket close codes the server uses (besides 1000 and websockets' own 1009/1011).
+CLOSE_NORMAL = 1000  # an idle connection closed after --idle-timeout
 CLOSE_GOING_AWAY = 1001  # server shutting down
 CLOSE_POLICY = 1008  # persistent flooding, or a client too slow to read its messages
 

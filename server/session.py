@@ -70,6 +70,8 @@ class Session:
         self.ws = ws
         self.codec = codec
         self.id = 0  # set by Sessions.add
+        self.address = ""  # the client's address the per-address limits count (see server.gate)
+        self.opened = self.last_seen = time.monotonic()
         self.watching: set[str] = set()  # rooms whose changes this connection receives
         self.requests: dict[int, OpenRequest] = {}  # request number -> waiting room request
         self.player_id: str | None = None

@@ -2,8 +2,9 @@
 
 ``/ws`` upgrades to a WebSocket (subprotocol ``cardroom.msgpack`` or ``cardroom.json``
 required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503: readiness),
-``/livez`` (200 while the process runs: liveness), ``/metrics``
-(Prometheus text format), and the static files of the browser demo under ``/``
+``/livez`` (200 while the process runs: liveness), ``/metrics`` (Prometheus text format)
+and ``/admin`` (a read-only status page), both for operators only (see
+:mod:`server.gate`), and the static files of the browser demo under ``/``
 (``index.html`` for ``/``), with their content types; anything else is 404. Paths are
 resolved inside the web directory only: no traversal.
 """
@@ -23,6 +24,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import NegotiationError
 from websockets.http11 import Request, Response
 
+from .gate import Gate, peer_address
 from .protocol import SUBPROTOCOLS
 
 log = logging.getLogger(__name__)
@@ -128,10 +130,18 @@ def make_process_request(
     web_dir: Path,
     healthy: Callable[[], Awaitable[bool]],
     metrics: Callable[[], tuple[bytes, str]],
+    gate: Gate,
+    admin: Callable[[], Awaitable[bytes]],
 ) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
+        address = gate.client_address(peer_address(connection.remote_address),
+                                      request.headers.get("X-Forwarded-For"))
         if path == WS_PATH:
+            if not gate.origin_allowed(request.headers.get("Origin"), request.headers.get("Host")):
+                return text_response(403, "origin not allowed: this page may not connect to this server\n")
+            if not gate.room_for(address):
+                return text_response(429, "too many connections from your address\n")
             return None  # continue with the WebSocket handshake
         if path == "/livez":  # the process is alive and its event loop answers (a liveness probe)
             return text_response(200, "ok\n")
@@ -139,7 +149,15 @@ def make_process_request(
             if await healthy():
                 return text_response(200, "ok\n")
             return text_response(503, "redis unavailable\n")
-        if path == "/metrics":
+        if path in ("/metrics", "/admin"):
+            if path == "/admin" and not gate.admin_page:
+                return text_response(404, "not found\n")
+            if not gate.operator(request.headers.get("Authorization"), address):
+                if gate.admin_page:
+                    return text_response(401, "give the admin token: Authorization: Bearer <token>\n")
+                return text_response(403, "only from this machine (set --admin-token to allow others)\n")
+            if path == "/admin":
+                return response(200, await admin(), "text/html; charset=utf-8")
             body, content_type = metrics()
             return response(200, body, content_type)
         file = static_file(web_dir, path)

@@ -18,6 +18,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.client import connect as websockets_connect
+from websockets.exceptions import InvalidStatus
 
 from tests.fault.harness import (
     Player,
@@ -134,6 +136,11 @@ async def test_clients_play_through_nginx_and_resume_on_the_other_server(tmp_pat
         with urllib.request.urlopen(f"http://127.0.0.1:{listen}/healthz", timeout=5) as r:
             assert r.status == 200
         url = f"ws://127.0.0.1:{listen}/ws"
+        # a page served through nginx may connect (nginx passes Host with its port); another site's may not
+        page = await websockets_connect(url, subprotocols=["cardroom.json"], origin=f"http://127.0.0.1:{listen}")
+        await page.close()
+        with pytest.raises(InvalidStatus):
+            await websockets_connect(url, subprotocols=["cardroom.json"], origin="https://evil.example")
         players = [Player(f"p{i}", "holdem", [url], home=0, strategy="passive") for i in range(2)]
         for p in players:
             await p.connect()
