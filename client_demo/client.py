@@ -130,6 +130,8 @@ class CardroomClient:
         self.rooms: dict[str, dict[str, Any]] = {}
         #: rooms this client spectates (watched again after a reconnect)
         self.watching: set[str] = set()
+        #: join codes of private rooms, by room id
+        self.codes: dict[str, str] = {}
         self.reconnects = 0
         self._ws: ClientConnection | None = None
         self._refs = itertools.count(1)
@@ -272,7 +274,7 @@ class CardroomClient:
         self.reconnects += 1
         self._inbox.put_nowait({"t": "reconnected", "welcome": welcome})
         for room in list(self.watching):
-            await self._send({"t": "spectate", "room": room, "ref": next(self._refs)})
+            await self._send(dict(self._spectate_msg(room), ref=next(self._refs)))
         for ref, (msg, _fut) in waiting:
             if ref in self._pending:
                 await self._send(dict(msg, ref=ref))
@@ -280,6 +282,8 @@ class CardroomClient:
     def _deliver(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "room" and isinstance(msg.get("room"), str):
             self.rooms[msg["room"]] = msg
+            if msg.get("code"):
+                self.codes[msg["room"]] = msg["code"]
         if msg.get("t") == "left" and not msg.get("pending") and msg.get("room") in self.rooms:
             if msg.get("seat") is None:
                 self.watching.discard(msg["room"])
@@ -387,20 +391,33 @@ class CardroomClient:
             msg["config"] = dict(config)
         return await self.request(msg)
 
-    async def join(self, room: str, seat: int | None = None, buy_in: int | None = None) -> dict[str, Any]:
-        """Take a seat; returns the room snapshot (``your_seat`` is the seat taken)."""
+    async def join(self, room: str, seat: int | None = None, buy_in: int | None = None,
+                   code: str | None = None) -> dict[str, Any]:
+        """Take a seat; returns the room snapshot (``your_seat`` is the seat taken).
+        ``code``: a private room's join code."""
         msg: dict[str, Any] = {"t": "join", "room": room}
         if seat is not None:
             msg["seat"] = seat
         if buy_in is not None:
             msg["buy_in"] = buy_in
+        if code is not None:
+            msg["code"] = self.codes[room] = code
         return await self.request(msg)
 
-    async def spectate(self, room: str) -> dict[str, Any]:
-        """Watch a room without a seat (watched again automatically after a reconnect)."""
-        reply = await self.request({"t": "spectate", "room": room})
+    async def spectate(self, room: str, code: str | None = None) -> dict[str, Any]:
+        """Watch a room without a seat (watched again automatically after a reconnect).
+        ``code``: a private room's join code (remembered for the reconnects)."""
+        if code is not None:
+            self.codes[room] = code
+        reply = await self.request(self._spectate_msg(room))
         self.watching.add(room)
         return reply
+
+    def _spectate_msg(self, room: str) -> dict[str, Any]:
+        msg: dict[str, Any] = {"t": "spectate", "room": room}
+        if room in self.codes:
+            msg["code"] = self.codes[room]
+        return msg
 
     async def leave(self, room: str) -> dict[str, Any]:
         """Give the seat back (``pending: true`` while a hand you are in runs) or stop watching."""

@@ -39,6 +39,14 @@ ROOM_COMMANDS = {"join": Join, "leave": Leave, "sit_out": SitOut, "sit_in": SitI
 LOBBY_CACHE_SECONDS = 0.5
 
 
+JOIN_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
+
+
+def new_join_code() -> str:
+    """Eight characters from 32 (40 random bits): a private room's join code."""
+    return "".join(secrets.choice(JOIN_CODE_LETTERS) for _ in range(8))
+
+
 def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
     if ref is not None:
         msg["ref"] = ref
@@ -119,6 +127,8 @@ class Lobby:
                 await self._create_room(session, msg)
             elif t == "spectate":
                 view = await self._view(msg["room"])
+                if not tbl.may_enter(view.table, session.player_id, msg.get("code")):
+                    raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
                 self.views.watch(view, session)
                 session.send(view.snapshot(session, ref))
             elif t == "leave" and self._leave_watching(session, msg["room"], ref):
@@ -143,7 +153,7 @@ class Lobby:
     def _command(self, session: Session, t: str, msg: dict[str, Any]) -> Any:
         origin = self.directory.origin(session, msg.get("ref"))
         if t == "join":
-            return Join(origin, msg.get("seat"), msg.get("buy_in"))
+            return Join(origin, msg.get("seat"), msg.get("buy_in"), msg.get("code"))
         if t == "act":
             return Act(origin, msg["action"], msg["id"])
         return ROOM_COMMANDS[t](origin)
@@ -221,7 +231,8 @@ class Lobby:
         while True:
             room_id = "r-" + secrets.token_hex(4)
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
-                              seats=[None] * options["seats"], version=1)
+                              seats=[None] * options["seats"], version=1,
+                              code=new_join_code() if options["private"] else None)
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
             created = await self.store.create_room(
@@ -229,7 +240,8 @@ class Lobby:
                 self.node, self.settings.lease_ms)
             if created:
                 break
-        await self.store.set_lobby_entries({room_id: dict(lobby_summary(table), version=table.version)})
+        if not table.code:  # a private room is never listed
+            await self.store.set_lobby_entries({room_id: dict(lobby_summary(table), version=table.version)})
         view = RoomView(game, table, self.views)
         self.views.adopt(view)
         await self.views.subscribe_new(room_id)
@@ -256,7 +268,8 @@ class Lobby:
             return cached[1]
         entries = await self.store.lobby_entries()
         for room, actor in list(self.directory.actors.items()):  # rooms owned here: as they are now
-            entries[room] = actor.lobby_entry()
+            if actor.table.code is None:
+                entries[room] = actor.lobby_entry()
         spectators = await self.store.spectator_counts(await self.store.live_nodes(self.clock()) | {self.node})
         for view in self.views.views.values():  # this process's own counts are exact and current
             spectators[view.room] = spectators.get(view.room, 0) - view.spectators_reported + view.spectators()

@@ -69,6 +69,10 @@ def _table_options(game: Game) -> list[Option]:
             "buy_in_default", int, 1000,
             "buy-in when join gives none (clamped to buy_in_min..buy_in_max)", min=1,
         ),
+        Option(
+            "private", bool, False,
+            "not listed in the lobby; joining or watching needs the room's code (shared by its players)",
+        ),
     ]
 
 

@@ -21,6 +21,7 @@ export const store = {
   current: null,      // room id shown, or null for the lobby
   spectating: new Set(),
   seated: new Set(),  // rooms where this player holds a seat
+  codes: new Map(),   // room id -> join code of a private room (from its link or snapshot)
 };
 
 const main = document.getElementById("main");
@@ -113,7 +114,7 @@ export const app = {
 
   openRoom(roomId) {
     store.current = roomId;
-    if (location.hash !== `#/room/${roomId}`) history.pushState(null, "", `#/room/${roomId}`);
+    if (location.hash !== roomHash(roomId)) history.pushState(null, "", roomHash(roomId));
     this.render();
   },
 
@@ -143,6 +144,7 @@ export const app = {
   async join(roomId, seat = null) {
     const msg = { t: "join", room: roomId };
     if (seat !== null) msg.seat = seat;
+    if (store.codes.has(roomId)) msg.code = store.codes.get(roomId);
     try {
       const snap = await conn.request(msg);
       const s = snap.seats[snap.your_seat];
@@ -155,7 +157,7 @@ export const app = {
 
   async spectate(roomId) {
     try {
-      await conn.request({ t: "spectate", room: roomId });
+      await conn.request(spectateMsg(roomId));
       store.spectating.add(roomId);
       this.openRoom(roomId);
     } catch (err) {
@@ -208,9 +210,9 @@ conn.on("welcome", async (w) => {
     else if (w.seats.length) store.current = w.seats[0].room;
   }
   for (const roomId of store.spectating) {
-    if (!seated.has(roomId)) conn.request({ t: "spectate", room: roomId }, { quiet: true }).catch(() => store.spectating.delete(roomId));
+    if (!seated.has(roomId)) conn.request(spectateMsg(roomId), { quiet: true }).catch(() => store.spectating.delete(roomId));
   }
-  if (store.current && location.hash !== `#/room/${store.current}`) history.replaceState(null, "", `#/room/${store.current}`);
+  if (store.current && location.hash !== roomHash(store.current)) history.replaceState(null, "", roomHash(store.current));
   app.render();
   try {
     const rooms = await conn.request({ t: "list_rooms", watch: true });
@@ -229,6 +231,7 @@ conn.on("rooms", (msg) => {
 conn.on("room", (snap) => {
   const prev = store.snaps.get(snap.room);
   if (prev && prev.version > snap.version) return; // an older snapshot arriving late
+  if (snap.code) store.codes.set(snap.room, snap.code);
   store.snaps.set(snap.room, snap);
   if (store.current === snap.room) table.render(main, snap);
 });
@@ -257,16 +260,34 @@ function forgetRoom(roomId) {
   store.snaps.delete(roomId);
 }
 
-function roomFromHash() {
-  const m = location.hash.match(/^#\/room\/([\w-]+)$/);
-  return m ? m[1] : null;
+/** The link of a room (with a private room's code, so a reload can watch it again). */
+export function roomHash(roomId) {
+  const code = store.codes.get(roomId);
+  return `#/room/${roomId}${code ? `/${code}` : ""}`;
 }
 
-window.addEventListener("popstate", () => {
+function spectateMsg(roomId) {
+  const msg = { t: "spectate", room: roomId };
+  if (store.codes.has(roomId)) msg.code = store.codes.get(roomId);
+  return msg;
+}
+
+/** The room a link names: #/room/<id>, or #/room/<id>/<code> for a private room's invitation. */
+function roomFromHash() {
+  const m = location.hash.match(/^#\/room\/([\w-]+)(?:\/([A-Za-z0-9]{1,16}))?$/);
+  if (!m) return null;
+  if (m[2]) store.codes.set(m[1], m[2].toUpperCase());
+  return m[1];
+}
+
+function followHash() {
   const wanted = roomFromHash();
   if (!wanted) { store.current = null; app.render(); return; }
   if (store.snaps.has(wanted)) { store.current = wanted; app.render(); }
-});
+  else if (store.welcome) app.spectate(wanted); // a link to a room we do not show yet (an invitation)
+}
+window.addEventListener("popstate", followHash);
+window.addEventListener("hashchange", followHash);
 
 document.getElementById("conn").addEventListener("click", () => {
   if (conn.state !== "online") conn.open();

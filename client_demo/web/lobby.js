@@ -35,6 +35,7 @@ const LABELS = {
   max_rounds: "Max rounds", all_in: "All-in rule", timeout: "On timeout",
   bidding: "Bidding", stake: "Chips per point", max_multiplier: "Multiplier cap (0 = none)",
   bots: "Bots", bot_strategy: "Bot strategy", bot_delay_seconds: "Bot thinking time (s)",
+  private: "Private table (by invitation link)",
 };
 
 export function shortTitle(game) { return SHORT_TITLE[game] || game; }

@@ -158,8 +158,21 @@ export class TableScreen {
       h("div", { class: "table-title" },
         h("div", { class: "table-name" }, readable(snap.name)),
         h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
-          snap.hand_no ? ` · hand #${snap.hand_no}` : "")),
+          snap.hand_no ? ` · hand #${snap.hand_no}` : ""),
+        snap.code ? this.invitation(snap) : null),
       h("div", { class: "table-buttons" }, right));
+  }
+
+  /** A private room: its code, and a button copying the link that lets a friend in. */
+  invitation(snap) {
+    const link = `${location.origin}${location.pathname}#/room/${snap.room}/${snap.code}`;
+    const copy = h("button", { class: "btn ghost small", "data-testid": "copy-invite", title: link,
+      onclick: async () => {
+        try { await navigator.clipboard.writeText(link); this.app.toast("Invitation link copied.", "info"); }
+        catch (err) { window.prompt("Copy this invitation link:", link); }
+      } }, "Copy invitation link");
+    return h("div", { class: "invite small", "data-testid": "invite", "data-link": link },
+      "Private table · code ", h("b", { "data-testid": "invite-code" }, snap.code), " ", copy);
   }
 
   statusNode(ctx) {

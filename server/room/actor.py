@@ -406,6 +406,8 @@ class RoomActor:
         return dict(self._summary or lobby_summary(self.core.table), version=self._summary_version)
 
     def _publish_summary(self) -> None:
+        if self.core.table.code is not None:  # private: never listed
+            return
         summary = lobby_summary(self.core.table)
         if summary != self._summary:
             self._summary = summary

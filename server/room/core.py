@@ -71,6 +71,7 @@ class Join:
     origin: Origin
     seat: int | None = None
     buy_in: int | None = None
+    code: str | None = None  # a private room's join code
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,8 @@ class RoomCore:
                 {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
         seat = tbl.seat_of(self.table, origin.player)
         if isinstance(cmd, Join):
+            if not tbl.may_enter(self.table, origin.player, cmd.code):
+                raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
             t, forget = self._draft()
             buy_in = cmd.buy_in if cmd.buy_in is not None else t.options["buy_in_default"]
             _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in)

@@ -22,6 +22,7 @@ starts when at least one ready seat is a human. The room actor plays a bot's tur
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -65,6 +66,7 @@ class Table:
     next_hand_ms: int | None = None  # earliest start of the next hand
     bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
     answers: dict[str, list[list[Any]]] = field(default_factory=dict)  # player -> [[action id, version]]
+    code: str | None = None  # a private room's join code
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -93,6 +95,14 @@ def clone(table: Table) -> Table:
 def playing(table: Table) -> bool:
     """Is a hand being played?"""
     return table.hand is not None and not table.hand.is_over
+
+
+def may_enter(table: Table, player: str | None, code: str | None) -> bool:
+    """May ``player`` join or watch? A private room asks for its code, except from the
+    players already seated (they resume without it)."""
+    if table.code is None or (player is not None and seat_of(table, player) is not None):
+        return True
+    return code is not None and hmac.compare_digest(code.upper().encode(), table.code.encode())
 
 
 def seat_of(table: Table, player: str) -> int | None:
@@ -435,6 +445,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "answers": table.answers,
         "xin": table.xin,
         "xout": table.xout,
+        "code": table.code,
     }
 
 
@@ -455,6 +466,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         answers=_answers_from(d["answers"]),
         xin=list(d.get("xin", ())),  # absent in snapshots written before scale-out
         xout=[list(x) for x in d.get("xout", ())],
+        code=d.get("code"),
     )
 
 

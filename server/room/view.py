@@ -92,6 +92,7 @@ class RoomView:
             "version": t.version, "options": t.options, "config": t.config, "seats": seats,
             "your_seat": seat, "button": t.button, "hand_no": t.hand_no, "playing": playing,
             "view": view, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
+            "code": t.code,  # everyone here had it (or sits here): they may share it
         }
         if ref is not None:
             msg["ref"] = ref

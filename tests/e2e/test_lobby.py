@@ -8,7 +8,7 @@ import re
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .ui import enter, expect, screenshot, table
+from .ui import create_table, enter, expect, screenshot, table
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +85,23 @@ def test_play_now_creates_a_table_and_seats_you(new_page, shots):
     page.get_by_test_id("leave-seat").click()
     expect(page.get_by_test_id("lobby")).to_be_visible()
     expect(page.get_by_test_id("wallet")).to_have_text("10,000")
+
+
+def test_a_private_table_is_unlisted_and_joined_through_its_invitation_link(new_page, server):
+    alice = new_page(DESKTOP)
+    enter(alice, "alice")
+    room = create_table(alice, "holdem", seats=2, private=True)
+    invite = alice.get_by_test_id("invite")
+    expect(invite).to_be_visible()
+    code = alice.get_by_test_id("invite-code").inner_text()
+    link = invite.get_attribute("data-link")
+    assert re.fullmatch(r"[A-Z2-9]{8}", code) and link.endswith(f"#/room/{room}/{code}")
+
+    bob = new_page(PHONE)
+    enter(bob, "bob")
+    expect(bob.get_by_test_id(f"room-{room}")).to_have_count(0)  # not in the lobby
+    bob.goto(link)  # the invitation: watch, then sit down
+    expect(bob.get_by_test_id("watching")).to_be_visible()
+    bob.get_by_test_id("sit-1").click()
+    expect(table(bob)).to_have_attribute("data-your-seat", "1")
+    expect(alice.get_by_test_id("seat-name-1")).to_have_text("bob")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from .test_play import new_room, seated_pair
 from .wsclient import Client
 
@@ -309,3 +311,28 @@ async def test_requests_during_shutdown_are_unavailable_and_a_released_room_is_t
     joined = await c.request({"t": "join", "room": room})  # taken again at once
     assert joined["t"] == "room" and joined["your_seat"] == 0
     assert room in app.directory.actors
+
+
+async def test_a_private_room_is_unlisted_and_needs_its_code(connect, app):
+    a = await connect("alice")
+    created = await a.request({"t": "create_room", "game": "highcard", "options": {"private": True}})
+    room, code = created["room"], created["code"]
+    assert created["options"]["private"] is True and len(code) == 8
+    public = await a.request({"t": "create_room", "game": "highcard"})
+    assert public["code"] is None
+    b = await connect("bob")
+    assert [r["room"] for r in (await b.request({"t": "list_rooms"}))["rooms"]] == [public["room"]]
+    for msg in ({"t": "spectate", "room": room}, {"t": "join", "room": room},
+                {"t": "join", "room": room, "code": "WRONG123"}):
+        err = await b.request(msg)
+        assert err["code"] == "bad_code" and err["field"] == "code", err
+    joined = await b.request({"t": "join", "room": room, "code": code.lower()})  # any case
+    assert joined["t"] == "room" and joined["your_seat"] == 0 and joined["code"] == code
+    c = await connect("carol")
+    assert (await c.request({"t": "spectate", "room": room, "code": code}))["t"] == "room"
+    again = await connect()
+    welcome = await again.hello(token=b.token)  # a seated player resumes without the code
+    assert welcome["seats"] == [{"room": room, "game": "highcard", "seat": 0}]
+    assert (await again.request({"t": "spectate", "room": room}))["t"] == "room"
+    await asyncio.sleep(0.4)  # lobby batches
+    assert [r["room"] for r in (await c.request({"t": "list_rooms"}))["rooms"]] == [public["room"]]
