@@ -175,6 +175,8 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
         return f"Hand {event.get('hand_no')} ends; stacks: {stacks}"
     if kind == "rebuy":
         return f"{who} re-buys {event['amount']} (stack {event['stack']})"
+    if kind == "room_closed":
+        return "The room is closed: nobody sat in it for a while"
     return None
 
 

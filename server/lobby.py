@@ -28,7 +28,7 @@ from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
 from .room import table as tbl
-from .room.core import Act, Join, Leave, SitIn, SitOut, lobby_summary
+from .room.core import Act, Join, Leave, SitIn, SitOut, listed, lobby_summary
 from .room.view import RoomView, Views
 from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
@@ -127,6 +127,8 @@ class Lobby:
                 await self._create_room(session, msg)
             elif t == "spectate":
                 view = await self._view(msg["room"])
+                if view.table.closed and view.seat_of(session.player_id) is None:
+                    raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
                 if not tbl.may_enter(view.table, session.player_id, msg.get("code")):
                     raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
                 self.views.watch(view, session)
@@ -232,7 +234,8 @@ class Lobby:
             room_id = "r-" + secrets.token_hex(4)
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
                               seats=[None] * options["seats"], version=1,
-                              code=new_join_code() if options["private"] else None)
+                              code=new_join_code() if options["private"] else None,
+                              empty_since_ms=self.clock())
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
             created = await self.store.create_room(
@@ -268,8 +271,10 @@ class Lobby:
             return cached[1]
         entries = await self.store.lobby_entries()
         for room, actor in list(self.directory.actors.items()):  # rooms owned here: as they are now
-            if actor.table.code is None:
+            if listed(actor.table):
                 entries[room] = actor.lobby_entry()
+            else:
+                entries.pop(room, None)
         spectators = await self.store.spectator_counts(await self.store.live_nodes(self.clock()) | {self.node})
         for view in self.views.views.values():  # this process's own counts are exact and current
             spectators[view.room] = spectators.get(view.room, 0) - view.spectators_reported + view.spectators()

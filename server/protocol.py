@@ -91,6 +91,7 @@ ROOM_EVENTS: dict[str, str] = {
     "timed_out": "a seat's clock ran out and the server acted for it: seat, action",
     "hand_ended": "the hand is over: hand number, final stacks by seat",
     "rebuy": "a busted (or too short) bot seat bought in again with newly granted chips: seat, player, amount, stack",
+    "room_closed": "nobody sat in the room for --empty-room-minutes: it is closed (reason empty); its history stays",
 }
 
 # Server error codes. Engine IllegalAction codes (not_your_turn, bad_amount, ...) are

@@ -281,7 +281,8 @@ class Directory:
         # if this process dies, someone must look at the room once the lease has run out
         self.background.spawn(self._wake_after_lease(table.room))
         core = RoomCore(game, table, deck=self.deck, new_id=lambda: secrets.token_hex(8),
-                        rng=random.Random(self._rng.getrandbits(64)))
+                        rng=random.Random(self._rng.getrandbits(64)),
+                        close_empty_after_ms=round(self.settings.empty_room_minutes * 60_000))
         actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock)
         self.actors[table.room] = actor
         self.views.owned(view)
@@ -324,6 +325,18 @@ class Directory:
         self.on_lobby_change()  # this process lists its own rooms from memory: at once
         if self._lobby_flush is None or self._lobby_flush.done():
             self._lobby_flush = asyncio.ensure_future(self._flush_lobby())
+
+    def lobby_remove(self, room: str) -> None:
+        self._lobby_dirty.pop(room, None)
+        self.on_lobby_change()
+        self.background.spawn(self._remove_lobby_entry(room))
+
+    async def _remove_lobby_entry(self, room: str) -> None:
+        try:
+            await self.store.remove_lobby_entry(room)
+            await self.store.publish(self.store.keys.lobby_channel, pack({"closed": room}))
+        except UNAVAILABLE:
+            pass  # listed until the next removal: a join answers no_such_room meanwhile
 
     async def _flush_lobby(self) -> None:
         while self._lobby_dirty:

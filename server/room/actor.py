@@ -29,7 +29,17 @@ from ..metrics import Metrics
 from ..protocol import error_message
 from ..store import UNAVAILABLE, Acquired, Fenced, Store, VersionConflict, lease_token, pack
 from . import table as tbl
-from .core import Change, Command, Origin, Payout, Reply, RoomCore, left_message, lobby_summary
+from .core import (
+    Change,
+    Command,
+    Origin,
+    Payout,
+    Reply,
+    RoomCore,
+    left_message,
+    listed,
+    lobby_summary,
+)
 from .view import RoomView, Views
 
 log = logging.getLogger(__name__)
@@ -81,6 +91,9 @@ class ActorHost(Protocol):
 
     def lobby_entry(self, room: str, summary: dict[str, Any]) -> None:
         """Publish the room's lobby summary (in the background)."""
+
+    def lobby_remove(self, room: str) -> None:
+        """Take the room off the lobby list (in the background)."""
 
 
 class RoomActor:
@@ -264,6 +277,9 @@ class RoomActor:
             self.metrics.hands.labels(self.core.game.name).inc()
         elif change.kind == "timeout":
             self.metrics.timeouts.inc()
+        elif change.kind == "close":
+            log.info("room %s: closed, nobody sat in it for %d min", self.room,
+                     self.core.close_empty_after_ms // 60_000)
         await self._store(change, None)
 
     def _count(self, cmd: Command, code: str | None, duplicate: bool = False) -> None:
@@ -406,7 +422,10 @@ class RoomActor:
         return dict(self._summary or lobby_summary(self.core.table), version=self._summary_version)
 
     def _publish_summary(self) -> None:
-        if self.core.table.code is not None:  # private: never listed
+        if self.core.table.closed and self._summary is not None:
+            self._summary = None
+            self.host.lobby_remove(self.room)
+        if not listed(self.core.table):
             return
         summary = lobby_summary(self.core.table)
         if summary != self._summary:

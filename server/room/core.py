@@ -181,7 +181,7 @@ class Change:
 
     table: tbl.Table
     events: list[Event]
-    kind: str  # join, leave, sit_out, sit_in, act, start, timeout, leaver, bot
+    kind: str  # join, leave, sit_out, sit_in, act, start, timeout, leaver, bot, close
     origin: Origin | None = None
     answers: list[Answer] = field(default_factory=list)
     debit: Debit | None = None
@@ -203,9 +203,11 @@ class RoomCore:
     """
 
     def __init__(self, game: Game, table: tbl.Table, *, deck: Callable[[int], list[int]],
-                 new_id: Callable[[], str], rng: random.Random) -> None:
+                 new_id: Callable[[], str], rng: random.Random, close_empty_after_ms: int = 0) -> None:
         self.game = game
         self.table = table
+        self.close_empty_after_ms = close_empty_after_ms  # 0: never close an empty room
+        self._now = 0
         self._deck = deck
         self._new_id = new_id
         self._rng = rng
@@ -224,6 +226,7 @@ class RoomCore:
     def handle(self, cmd: Command, now: int) -> Change | Reply:
         """Decide a request. Rule violations become error replies; anything else raised
         is a bug, which the actor answers with ``internal_error``."""
+        self._now = now
         try:
             return self._handle(cmd, now)
         except (ProtocolError, IllegalAction) as exc:
@@ -236,6 +239,8 @@ class RoomCore:
                 {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
         seat = tbl.seat_of(self.table, origin.player)
         if isinstance(cmd, Join):
+            if self.table.closed:
+                raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
             if not tbl.may_enter(self.table, origin.player, cmd.code):
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
             t, forget = self._draft()
@@ -281,16 +286,32 @@ class RoomCore:
     def wake_ms(self) -> int | None:
         """When :meth:`due` next has something to do (None: only a command can wake it)."""
         t = self.table
+        close = self._close_at()
         if not tbl.playing(t) and self._refused_at == t.version:
-            return None
+            return close
         if tbl.bot_to_act(t) is not None and self._bot_failed_at == t.version:
-            return t.deadline_ms
-        return tbl.next_wakeup_ms(t, self.game)
+            wake = t.deadline_ms
+        else:
+            wake = tbl.next_wakeup_ms(t, self.game)
+        return close if wake is None else wake if close is None else min(wake, close)
+
+    def _close_at(self) -> int | None:
+        """When this room closes for being empty, if nobody sits down before."""
+        t = self.table
+        if t.closed or not self.close_empty_after_ms or t.empty_since_ms is None or tbl.playing(t):
+            return None
+        return t.empty_since_ms + self.close_empty_after_ms
 
     def due(self, now: int) -> Change | None:
         """The change the room makes by itself at ``now``: a turn clock ran out, a
         leaving player's or a bot's turn, or the next hand. None when nothing is due."""
+        self._now = now
         t0 = self.table
+        close = self._close_at()
+        if close is not None and close <= now:
+            t, forget = self._draft()
+            t.closed = True
+            return self._change(t, [{"type": "room_closed", "reason": "empty"}], "close", forget)
         step = tbl.due(t0, self.game, now)
         if step is None:
             return None
@@ -380,6 +401,10 @@ class RoomCore:
                 origin: Origin | None = None, answers: list[Answer] | None = None,
                 debit: Debit | None = None) -> Change:
         t.version = self.table.version + 1
+        if tbl.has_people(t):
+            t.empty_since_ms = None
+        elif t.empty_since_ms is None:
+            t.empty_since_ms = self._now
         payouts = []
         for e in events:
             if e.get("type") != "left":
@@ -406,6 +431,11 @@ def left_message(room: str, payout: Payout, wallet: int) -> dict[str, Any]:
     if payout.origin is None:
         msg["reason"] = payout.reason
     return msg
+
+
+def listed(table: tbl.Table) -> bool:
+    """Does the lobby list this room? (Not when private or closed.)"""
+    return table.code is None and not table.closed
 
 
 def lobby_summary(table: tbl.Table) -> dict[str, Any]:

@@ -67,6 +67,8 @@ class Table:
     bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
     answers: dict[str, list[list[Any]]] = field(default_factory=dict)  # player -> [[action id, version]]
     code: str | None = None  # a private room's join code
+    empty_since_ms: int | None = None  # since when no person has sat here (None: someone does)
+    closed: bool = False  # closed for being empty too long: kept for its history, joined by nobody
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -95,6 +97,11 @@ def clone(table: Table) -> Table:
 def playing(table: Table) -> bool:
     """Is a hand being played?"""
     return table.hand is not None and not table.hand.is_over
+
+
+def has_people(table: Table) -> bool:
+    """Does a person (not a bot) sit at the table?"""
+    return any(s is not None and not s.bot for s in table.seats)
 
 
 def may_enter(table: Table, player: str | None, code: str | None) -> bool:
@@ -446,6 +453,8 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "xin": table.xin,
         "xout": table.xout,
         "code": table.code,
+        "empty_since_ms": table.empty_since_ms,
+        "closed": table.closed,
     }
 
 
@@ -467,6 +476,8 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         xin=list(d.get("xin", ())),  # absent in snapshots written before scale-out
         xout=[list(x) for x in d.get("xout", ())],
         code=d.get("code"),
+        empty_since_ms=d.get("empty_since_ms"),
+        closed=d.get("closed", False),
     )
 
 

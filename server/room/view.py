@@ -93,6 +93,7 @@ class RoomView:
             "your_seat": seat, "button": t.button, "hand_no": t.hand_no, "playing": playing,
             "view": view, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
             "code": t.code,  # everyone here had it (or sits here): they may share it
+            "closed": t.closed,
         }
         if ref is not None:
             msg["ref"] = ref

@@ -478,6 +478,10 @@ class Store:
             await self.redis.hset(self.keys.lobby, mapping={r: pack(dict(s)) for r, s in summaries.items()})
 
     @_gated
+    async def remove_lobby_entry(self, room: str) -> None:
+        await self.redis.hdel(self.keys.lobby, room)
+
+    @_gated
     async def lobby_entries(self) -> dict[str, dict[str, Any]]:
         raw = await self.redis.hgetall(self.keys.lobby)
         return {_text(r): unpack(v) for r, v in raw.items()}

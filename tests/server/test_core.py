@@ -176,3 +176,19 @@ def test_decks_are_permutations_in_uniformly_random_order():
     assert len(orders) == 6
     # each of the 6 orders expects 10,000 (sd ~91): 5 sd either way fails one run in millions
     assert all(9_540 < n < 10_460 for n in orders.values()), orders
+
+
+def test_a_room_nobody_sits_in_closes_and_then_refuses_joins():
+    c = core()
+    c.close_empty_after_ms = 60_000
+    c.table.empty_since_ms = 0  # as created
+    assert c.wake_ms() == 60_000 and c.due(59_999) is None
+    joined = store(c, c.handle(Join(origin("a")), 10_000))  # someone sits: no longer empty
+    c.buy_in_closed(joined.debit.xid)
+    assert c.table.empty_since_ms is None and c.wake_ms() is None
+    store(c, c.handle(Leave(origin("a")), 20_000))  # empty again, from now
+    assert c.table.empty_since_ms == 20_000 and c.wake_ms() == 80_000
+    closed = store(c, c.due(80_000))
+    assert closed.kind == "close" and closed.events == [{"type": "room_closed", "reason": "empty"}]
+    assert c.table.closed and c.wake_ms() is None
+    assert c.handle(Join(origin("b")), 90_000).msg["code"] == "no_such_room"

@@ -254,6 +254,7 @@ ROOM_EVENT_SAMPLES = [
     {"type": "timed_out", "seat": 1, "action": {"type": "fold"}},
     {"type": "hand_ended", "hand_no": 4, "stacks": [None, 0, 2500]},
     {"type": "rebuy", "seat": 2, "player": "bot-r-2", "amount": 300, "stack": 2000},
+    {"type": "room_closed", "reason": "empty"},
 ]
 
 
@@ -275,6 +276,7 @@ def test_every_room_event_type_has_its_words():
         "Bob's clock runs out: the server plays fold",
         "Hand 4 ends; stacks: Bob 0, Bot Ada 2500",
         "Bot Ada re-buys 300 (stack 2000)",
+        "The room is closed: nobody sat in it for a while",
     ]
 
 

@@ -336,3 +336,19 @@ async def test_a_private_room_is_unlisted_and_needs_its_code(connect, app):
     assert (await again.request({"t": "spectate", "room": room}))["t"] == "room"
     await asyncio.sleep(0.4)  # lobby batches
     assert [r["room"] for r in (await c.request({"t": "list_rooms"}))["rooms"]] == [public["room"]]
+
+
+async def test_an_empty_room_is_closed_after_a_while_and_keeps_its_history(make_app):
+    app = await make_app(empty_room_minutes=0.005)  # 0.3 s
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "highcard"}))["room"]
+    closed = await a.expect("event", timeout=10, room=room, event=lambda e: e["type"] == "room_closed")
+    assert closed["event"]["reason"] == "empty"
+    assert (await a.latest_room(room))["closed"] is True
+    await asyncio.sleep(0.4)
+    assert (await a.request({"t": "list_rooms"}))["rooms"] == []
+    err = await a.request({"t": "join", "room": room})
+    assert err["code"] == "no_such_room"
+    assert [e["type"] for _, evs in await app.store.room_events(room) for e in evs][-1] == "room_closed"
+    await a.close()
