@@ -28,15 +28,9 @@ from .codec import Codec
 from .config import Settings
 from .gate import Gate, peer_address
 from .lobby import Lobby
+from .messages import parse as parse_message
 from .metrics import CONTENT_TYPE_LATEST, Metrics
-from .protocol import (
-    CLOSE_NORMAL,
-    CLOSE_POLICY,
-    SUBPROTOCOLS,
-    ProtocolError,
-    error_message,
-    validate_message,
-)
+from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
 from .redis_embedded import EmbeddedRedis
 from .room import epoch_ms, shuffled_deck
 from .room.view import Views
@@ -238,12 +232,12 @@ class App:
                 try:
                     decoded = session.codec.decode(frame)
                     ref = _ref_of_message(decoded)
-                    t, msg = validate_message(decoded)
+                    msg = parse_message(decoded)
                 except ProtocolError as exc:
                     self.metrics.errors.labels(exc.code).inc()
                     session.send(error_message(exc.code, exc.message, ref, exc.field))
                     continue
-                await self.lobby.dispatch(session, t, msg)
+                await self.lobby.dispatch(session, msg)
         except ConnectionClosed:
             pass
         finally:

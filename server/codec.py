@@ -1,23 +1,23 @@
-"""Encode and decode messages for both subprotocols.
+"""Encode and decode messages for both subprotocols, with ``msgspec``.
 
 ``cardroom.msgpack`` uses binary frames, ``cardroom.json`` text frames; the schema is
 the same. Decoding failures become :class:`~server.protocol.ProtocolError` with the
-stable codes ``bad_frame`` and ``frame_too_large``; shape checks are in
-:func:`server.protocol.validate_message`.
+stable codes ``bad_frame`` and ``frame_too_large``; the shape of a message is checked by
+:func:`server.messages.parse`.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import msgpack
+import msgspec
 
 from .protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK, ProtocolError
 
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
+_json_encode = msgspec.json.Encoder().encode
+_json_decode = msgspec.json.Decoder().decode
+_msgpack_encode = msgspec.msgpack.Encoder().encode
+_msgpack_decode = msgspec.msgpack.Decoder().decode
 
 
 class Codec:
@@ -32,24 +32,30 @@ class Codec:
 
     def encode(self, msg: dict[str, Any]) -> bytes | str:
         if self.binary:
-            return msgpack.packb(msg, use_bin_type=True)
-        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+            return _msgpack_encode(msg)
+        return _json_encode(msg).decode()
 
     def decode(self, frame: bytes | str) -> Any:
         """Decode one frame; raises ProtocolError (``frame_too_large``, ``bad_frame``)."""
-        size = len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "surrogatepass"))
-        if size > self.max_frame:
-            raise ProtocolError("frame_too_large", f"frame of {size} bytes exceeds the limit of {self.max_frame}")
+        if isinstance(frame, str):
+            try:
+                data = frame.encode()
+            except UnicodeEncodeError:
+                raise ProtocolError("bad_frame", "not valid JSON (not UTF-8)") from None
+        else:
+            data = frame
+        if len(data) > self.max_frame:
+            raise ProtocolError("frame_too_large", f"frame of {len(data)} bytes exceeds the limit of {self.max_frame}")
         if self.binary:
             if not isinstance(frame, bytes):
                 raise ProtocolError("bad_frame", "cardroom.msgpack expects binary frames")
             try:
-                return msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True)
-            except Exception as exc:  # msgpack raises many types for garbage
-                raise ProtocolError("bad_frame", f"not valid msgpack ({type(exc).__name__})") from None
+                return _msgpack_decode(data)
+            except (msgspec.DecodeError, ValueError) as exc:
+                raise ProtocolError("bad_frame", f"not valid msgpack ({exc})") from None
         if not isinstance(frame, str):
             raise ProtocolError("bad_frame", "cardroom.json expects text frames")
         try:
-            return json.loads(frame, parse_constant=_reject_constant)
-        except (ValueError, RecursionError) as exc:
-            raise ProtocolError("bad_frame", f"not valid JSON ({type(exc).__name__})") from None
+            return _json_decode(data)
+        except (msgspec.DecodeError, ValueError, RecursionError) as exc:
+            raise ProtocolError("bad_frame", f"not valid JSON ({exc})") from None

@@ -20,6 +20,7 @@ from engine.config import describe_options
 from engine.errors import ConfigError
 from engine.game import Game, event_for
 
+from . import messages as m
 from .aio import Background
 from .cluster.directory import Directory
 from .config import Settings
@@ -28,14 +29,13 @@ from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
 from .room import table as tbl
-from .room.core import Act, Join, Leave, SitIn, SitOut, listed, lobby_summary
+from .room.core import Act, Command, Join, Leave, SitIn, SitOut, listed, lobby_summary
 from .room.view import RoomView, Views
 from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
 
 log = logging.getLogger(__name__)
 
-ROOM_COMMANDS = {"join": Join, "leave": Leave, "sit_out": SitOut, "sit_in": SitIn, "act": Act}
 LOBBY_CACHE_SECONDS = 0.5
 
 
@@ -103,42 +103,34 @@ class Lobby:
 
     # --- requests ------------------------------------------------------------------------
 
-    async def dispatch(self, session: Session, t: str, msg: dict[str, Any]) -> None:
+    async def dispatch(self, session: Session, msg: m.Message) -> None:
         """Handle one validated request; every failure becomes an ``error`` reply."""
+        t = msg.t
         self.metrics.messages.labels(t).inc()
-        ref = msg.get("ref")
+        ref = msg.ref
         try:
-            if t == "ping":
+            if isinstance(msg, m.Ping):
                 session.send(_with_ref({"t": "pong", "time_ms": self.clock()}, ref))
                 return
             if self.stopping:
                 raise ProtocolError("unavailable", "the server is shutting down; reconnect to another")
-            if t == "hello":
+            if isinstance(msg, m.Hello):
                 await self._hello(session, msg)
                 return
             if session.player_id is None:
                 raise ProtocolError("not_authenticated", "say hello first")
-            if t == "list_rooms":
-                game = msg.get("game")
-                if msg.get("watch") is not None:
-                    session.watch_lobby = (game or True) if msg["watch"] else False
-                session.send(_with_ref(await self.rooms_message(game), ref))
-            elif t == "create_room":
+            if isinstance(msg, m.ListRooms):
+                if msg.watch is not None:
+                    session.watch_lobby = (msg.game or True) if msg.watch else False
+                session.send(_with_ref(await self.rooms_message(msg.game), ref))
+            elif isinstance(msg, m.CreateRoom):
                 await self._create_room(session, msg)
-            elif t == "spectate":
-                view = await self._view(msg["room"])
-                if view.table.closed and view.seat_of(session.player_id) is None:
-                    raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
-                if not tbl.may_enter(view.table, session.player_id, msg.get("code")):
-                    raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
-                self.views.watch(view, session)
-                session.send(view.snapshot(session, ref))
-            elif t == "leave" and self._leave_watching(session, msg["room"], ref):
+            elif isinstance(msg, m.Spectate):
+                await self._spectate(session, msg)
+            elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
-            elif t in ROOM_COMMANDS:
-                await self.directory.request(session, msg["room"], self._command(session, t, msg))
-            else:  # pragma: no cover - validate_message knows every type
-                raise ProtocolError("unknown_type", f"unknown message type {t!r}")
+            else:
+                await self.directory.request(session, msg.room, self._command(session, msg))  # type: ignore[attr-defined]
         except ProtocolError as exc:
             self.metrics.errors.labels(exc.code).inc()
             session.send(error_message(exc.code, exc.message, ref, exc.field))
@@ -152,13 +144,23 @@ class Lobby:
             self.metrics.errors.labels("internal_error").inc()
             session.send(error_message("internal_error", "the server failed to process this request", ref))
 
-    def _command(self, session: Session, t: str, msg: dict[str, Any]) -> Any:
-        origin = self.directory.origin(session, msg.get("ref"))
-        if t == "join":
-            return Join(origin, msg.get("seat"), msg.get("buy_in"), msg.get("code"))
-        if t == "act":
-            return Act(origin, msg["action"], msg["id"])
-        return ROOM_COMMANDS[t](origin)
+    def _command(self, session: Session, msg: m.Message) -> Command:
+        """The room command a room request asks for (decided by the room's owner)."""
+        origin = self.directory.origin(session, msg.ref)
+        if isinstance(msg, m.Join):
+            return Join(origin, msg.seat, msg.buy_in, msg.code)
+        if isinstance(msg, m.Act):
+            return Act(origin, msg.action, msg.id)
+        return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn}[type(msg)](origin)
+
+    async def _spectate(self, session: Session, msg: m.Spectate) -> None:
+        view = await self._view(msg.room)
+        if view.table.closed and view.seat_of(session.player_id) is None:
+            raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+        if not tbl.may_enter(view.table, session.player_id, msg.code):
+            raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
+        self.views.watch(view, session)
+        session.send(view.snapshot(session, msg.ref))
 
     async def _view(self, room: str) -> RoomView:
         view = await self.views.open(room)
@@ -176,19 +178,19 @@ class Lobby:
         session.send(_with_ref({"t": "left", "room": room, "seat": None, "pending": False}, ref))
         return True
 
-    async def _hello(self, session: Session, msg: dict[str, Any]) -> None:
-        ref = msg.get("ref")
+    async def _hello(self, session: Session, msg: m.Hello) -> None:
+        ref = msg.ref
         if session.player_id is not None:
             raise ProtocolError("already_authenticated", "this connection already said hello")
-        if msg.get("token") is not None:
-            found = await self.store.player_by_token(msg["token"])
+        if msg.token is not None:
+            found = await self.store.player_by_token(msg.token)
             if found is None:
                 raise ProtocolError("bad_token", "no player has this session token", "token")
             player, name = found
-            token = msg["token"]
+            token = msg.token
             wallet = await self.store.wallet(player)
-        elif msg.get("name") is not None:
-            name = " ".join(msg["name"].split())
+        elif msg.name is not None:
+            name = " ".join(msg.name.split())
             if not name or not name.isprintable():
                 raise ProtocolError("bad_message", "hello: name must contain printable characters", "name")
             if not self.gate.new_player(session.address, time.monotonic()):
@@ -216,16 +218,16 @@ class Lobby:
         if first:
             self._background(self._presence(player, True))
 
-    async def _create_room(self, session: Session, msg: dict[str, Any]) -> None:
-        game = self.games.get(msg["game"])
+    async def _create_room(self, session: Session, msg: m.CreateRoom) -> None:
+        game = self.games.get(msg.game)
         if game is None:
-            raise ProtocolError("no_such_game", f"no game {msg['game'][:32]!r} (hosted: {', '.join(sorted(self.games))})", "game")
+            raise ProtocolError("no_such_game", f"no game {msg.game[:32]!r} (hosted: {', '.join(sorted(self.games))})", "game")
         try:
-            options = parse_room_options(game, msg.get("options"))
+            options = parse_room_options(game, msg.options)
         except ConfigError as exc:
             raise ProtocolError("bad_config", str(exc), exc.field) from None
         try:
-            config = game.parse_config(msg.get("config"))
+            config = game.parse_config(msg.config)
         except ConfigError as exc:
             raise ProtocolError("bad_config", f"config.{exc}", f"config.{exc.field}") from None
         if not self.gate.new_room(session.address, time.monotonic()):
@@ -250,7 +252,7 @@ class Lobby:
         await self.views.subscribe_new(room_id)
         self.directory.start_created(game, table, view, fence=1, sent=sent)
         self.views.watch(view, session)
-        session.send(view.snapshot(session, msg.get("ref")))
+        session.send(view.snapshot(session, msg.ref))
         for event in events:  # the bots taking their seats, for the creator's hand history
             session.send({"t": "event", "room": room_id, "version": table.version,
                           "event": event_for(event, None)})

@@ -8,7 +8,9 @@ import msgpack
 import pytest
 
 from server.codec import Codec
-from server.protocol import ProtocolError, validate_message
+from server.messages import Act, Ping
+from server.messages import parse as validate_message
+from server.protocol import ProtocolError
 from server.session import TokenBucket
 
 
@@ -64,7 +66,21 @@ def test_shape_errors(msg, code):
 
 
 def test_unknown_extra_fields_are_ignored():
-    assert validate_message({"t": "ping", "extra": 1})[0] == "ping"
+    assert validate_message({"t": "ping", "extra": 1}) == Ping()
+
+
+def test_a_message_becomes_its_typed_struct_and_errors_name_the_field():
+    msg = validate_message({"t": "act", "room": "r-1", "action": {"type": "bet", "amount": 5}, "id": "a1", "ref": 9})
+    assert msg == Act(room="r-1", action={"type": "bet", "amount": 5}, id="a1", ref=9) and msg.t == "act"
+    for bad, field in [({"t": "join", "room": "r", "seat": "3"}, "seat"), ({"t": "join", "room": "r", "seat": 1001}, "seat"),
+                       ({"t": "join"}, None), ({"t": "join", "room": "r", "buy_in": 1.5}, "buy_in"),
+                       ({"t": "create_room", "game": "g", "options": {"x": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}},
+                        None)]:
+        with pytest.raises(ProtocolError) as info:
+            validate_message(bad)
+        assert info.value.code == "bad_message"
+        if field:
+            assert info.value.field == field, info.value.message
 
 
 def test_token_bucket_allows_a_burst_then_the_rate():

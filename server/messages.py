@@ -1,0 +1,155 @@
+"""The messages a client sends, declared once as typed ``msgspec`` structs.
+
+Each message is a struct tagged by its ``t``; :data:`ClientMessage` is their union. A
+decoded frame (JSON or msgpack: the same schema) becomes a typed message, or a
+:class:`~server.protocol.ProtocolError` naming the field at fault, in one call
+(:func:`parse`): wrong types, out-of-range numbers, over-long strings and unknown types
+never get past the edge. ``docs/protocol.md`` is checked against these declarations
+(``tests/server/test_protocol_doc.py``).
+
+The maps a message carries through to a game (``options``, ``config``, ``action``) are
+checked by the game's own declared options and rules; here only their shape (string keys)
+and that every number in them is finite and within ±(2**53 - 1).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Any, Union
+
+import msgspec
+from msgspec import Meta, Struct
+
+from .protocol import ProtocolError
+
+SAFE_INTEGER = 2**53 - 1  # what JSON carries exactly
+MAX_DEPTH = 16
+
+Ref = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-SAFE_INTEGER, le=SAFE_INTEGER)]
+RoomId = Annotated[str, Meta(min_length=1, max_length=64)]
+GameName = Annotated[str, Meta(min_length=1, max_length=32)]
+JoinCode = Annotated[str, Meta(min_length=1, max_length=16)]
+Map = dict[str, Any]
+
+
+class Message(Struct, tag_field="t", kw_only=True):
+    """Every request may carry ``ref``, echoed in its answer."""
+
+    ref: Ref | None = None
+
+    @property
+    def t(self) -> str:
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
+
+class Hello(Message, tag="hello"):
+    name: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
+    token: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+
+
+class ListRooms(Message, tag="list_rooms"):
+    game: GameName | None = None
+    watch: bool | None = None
+
+
+class CreateRoom(Message, tag="create_room"):
+    game: GameName
+    options: Map | None = None
+    config: Map | None = None
+
+
+class Join(Message, tag="join"):
+    room: RoomId
+    seat: Annotated[int, Meta(ge=0, le=1000)] | None = None
+    buy_in: Annotated[int, Meta(ge=0, le=10**12)] | None = None
+    code: JoinCode | None = None
+
+
+class Spectate(Message, tag="spectate"):
+    room: RoomId
+    code: JoinCode | None = None
+
+
+class Leave(Message, tag="leave"):
+    room: RoomId
+
+
+class SitOut(Message, tag="sit_out"):
+    room: RoomId
+
+
+class SitIn(Message, tag="sit_in"):
+    room: RoomId
+
+
+class Act(Message, tag="act"):
+    room: RoomId
+    action: Map
+    id: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+class Ping(Message, tag="ping"):
+    pass
+
+
+CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
+                                           Act, Ping)
+ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
+#: message type -> its field names (besides ``t``), for the docs check
+CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {
+    c.__struct_config__.tag: tuple(f.name for f in msgspec.structs.fields(c)) for c in CLIENT_TYPES  # type: ignore[misc]
+}
+
+_AT = re.compile(r" - at `\$\.?(.*)`$")
+_MISSING = re.compile(r"missing required field `(\w+)`")
+
+
+def parse(decoded: Any) -> Message:
+    """The typed message a decoded frame holds; raises :class:`ProtocolError`
+    (``bad_message`` with the field's path, or ``unknown_type``)."""
+    if not isinstance(decoded, dict):
+        raise ProtocolError("bad_message", "a message must be a map with a type field t")
+    t = decoded.get("t")
+    if not isinstance(t, str):
+        raise ProtocolError("bad_message", "field t must be a string", "t")
+    if t not in CLIENT_MESSAGES:
+        raise ProtocolError("unknown_type", f"unknown message type {t[:40]!r}")
+    try:
+        msg = msgspec.convert(decoded, ClientMessage, strict=True)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        at, missing = _AT.search(text), _MISSING.search(text)
+        field = ".".join(x for x in (at.group(1) if at else "", missing.group(1) if missing else "") if x)
+        raise ProtocolError("bad_message", f"{t}: {text}", field or None) from None
+    for name in ("options", "config", "action"):
+        value = getattr(msg, name, None)
+        if value is not None:
+            _check_values(value, name, 1)
+    return msg
+
+
+def _check_values(value: Any, path: str, depth: int) -> None:
+    """Refuse non-finite or huge numbers and absurd nesting inside a carried map."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if not -SAFE_INTEGER <= value <= SAFE_INTEGER:
+            raise ProtocolError("bad_message", f"{path}: numbers must be between -(2**53 - 1) and 2**53 - 1", path)
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ProtocolError("bad_message", f"{path}: numbers must be finite", path)
+        return
+    if depth >= MAX_DEPTH:
+        raise ProtocolError("bad_message", f"{path}: nested more than {MAX_DEPTH} levels deep", path)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ProtocolError("bad_message", f"{path}: keys must be strings", path)
+            _check_values(v, f"{path}.{k}", depth + 1)
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            _check_values(v, f"{path}[{i}]", depth + 1)
+    else:
+        raise ProtocolError("bad_message", f"{path}: {type(value).__name__} values are not allowed", path)
