@@ -225,7 +225,12 @@ class RoomActor:
             if timeout == 0.0:
                 return "due"
         idle_left = self.host.idle_seconds - (time.monotonic() - idle_since)
-        waiting = timeout if timeout is not None else max(0.0, idle_left)
+        if idle_left <= 0 and self._idle():
+            return None
+        if timeout is None or 0 < idle_left < timeout:
+            waiting, on_tick = max(0.0, idle_left), None
+        else:
+            waiting, on_tick = timeout, "due"
         # one timer that drops a tick into the queue (cheaper than asyncio.wait_for per wait);
         # a tick left over after a command came first just makes one needless look at core.due
         timer = asyncio.get_running_loop().call_later(waiting, self.queue.put_nowait, _TICK)
@@ -234,11 +239,16 @@ class RoomActor:
         finally:
             timer.cancel()
         if item is _TICK:
-            return "due" if timeout is not None else None
+            return on_tick
         return item
 
     def _idle(self) -> bool:
-        return self.queue.empty() and self.core.wake_ms() is None and not self.core.unpaid()
+        """Nothing to do soon: the lease can go back. A timer further off than the idle time
+        (an empty room's closing) is left to the wake-up that :meth:`_release` writes."""
+        if not self.queue.empty() or self.core.unpaid():
+            return False
+        wake = self.core.wake_ms()
+        return wake is None or wake - self.clock() > self.host.idle_seconds * 1000
 
     async def _command(self, cmd: Command, enqueued: float) -> None:
         try:
