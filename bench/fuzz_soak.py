@@ -66,7 +66,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="honest rooms, cycling Hold'em, Zha Jin Hua, Dou Dizhu (default 3; 0: none)")
     p.add_argument("--strategy", default="smart", choices=["smart", "random"], help="honest players' strategy")
     p.add_argument("--exclude", action="append", default=[],
-                   help="leave out a frame family (e.g. flood) or 'surrogates' (lone surrogates in JSON strings)")
+                   help="leave out frames whose label starts with this (a family such as 'flood', a variant "
+                        "such as 'bad_msgpack:deep'), or 'surrogates' (lone surrogates in JSON strings), or "
+                        "'lobby_watch' (list_rooms with watch); repeatable")
     p.add_argument("--json", help="write every figure to this file")
     p.add_argument("--progress", type=float, default=2.0, help="seconds between progress lines (default 2)")
     args = p.parse_args(argv)

@@ -51,7 +51,7 @@ class Codec:
                 raise ProtocolError("bad_frame", "cardroom.msgpack expects binary frames")
             try:
                 return _msgpack_decode(data)
-            except (msgspec.DecodeError, ValueError) as exc:
+            except (msgspec.DecodeError, ValueError, RecursionError) as exc:
                 raise ProtocolError("bad_frame", f"not valid msgpack ({exc})") from None
         if not isinstance(frame, str):
             raise ProtocolError("bad_frame", "cardroom.json expects text frames")

@@ -273,8 +273,8 @@ def schema_verdict(msg: Any) -> str | None:
     fields = SCHEMA.get(msg["t"])
     if fields is None:
         return "unknown_type"
-    if not _values_ok(msg, 0):
-        return "bad_message"
+    if not all(_values_ok(msg[name], 1) for name in fields if name in msg):
+        return "bad_message"  # unknown extra fields are ignored, whatever they hold
     for name, (kind, required, lo, hi) in fields.items():
         value = msg.get(name)
         if value is None:
@@ -295,8 +295,10 @@ def reply_ref(msg: Any) -> int | str | None:
 
 
 class FrameMaker:
-    """Draws the next frame(s) for a connection. ``exclude`` names families (or the
-    value kind ``surrogates``) to leave out."""
+    """Draws the next frame(s) for a connection. ``exclude`` names what to leave out:
+    families or variants by the start of their label (``flood``, ``bad_msgpack:deep``),
+    ``surrogates`` (lone surrogates in JSON strings) or ``lobby_watch`` (the ``watch``
+    field of ``list_rooms``)."""
 
     def __init__(self, rng: random.Random, games: dict[str, Game], exclude: frozenset[str] = frozenset()) -> None:
         self.rng = rng
@@ -329,9 +331,14 @@ class FrameMaker:
         self._weights = [w for _, w, _ in self.families]
 
     def next(self, me: Me, world: World) -> list[Frame]:
-        """The next frame(s) to send on ``me``'s connection."""
-        _, _, make = self.rng.choices(self.families, self._weights)[0]
-        return make(me, world)
+        """The next frame(s) to send on ``me``'s connection (none whose label starts
+        with an excluded name)."""
+        for _ in range(50):
+            _, _, make = self.rng.choices(self.families, self._weights)[0]
+            frames = make(me, world)
+            if not any(f.label.startswith(x) for f in frames for x in self.exclude):
+                return frames
+        return [self.frame(me, {"t": "ping", "ref": self._ref(me)}, "ping")]
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -415,7 +422,7 @@ class FrameMaker:
         elif t == "list_rooms":
             if rng.random() < 0.5:
                 msg["game"] = rng.choice(list(self.games) + ["poker", "x"])
-            if rng.random() < 0.5:
+            if rng.random() < 0.5 and "lobby_watch" not in self.exclude:
                 msg["watch"] = rng.random() < 0.5
         elif t == "create_room":
             msg.update(self.room_request())

@@ -97,6 +97,16 @@ def failures(r: SoakResult) -> list[str]:
     for h in r.honest:
         if not h.ok:
             out.append(f"honest room {h.room} ({h.game}) holds {h.chips} chips, expected {h.expected}")
+    if r.unexpected_closes:
+        out.append(f"unexpected closes {_counts(r.unexpected_closes)}")
+    if r.missing_closes:
+        out.append(f"provoked closes that never came: {_counts(r.missing_closes)}")
+    if r.mismatches:
+        out.append(f"{sum(r.mismatches.values())} replies not as docs/protocol.md says")
+    if r.replay_mismatches:
+        out.append(f"{len(r.replay_mismatches)} resent action ids answered anew")
+    if r.undecodable:
+        out.append(f"{r.undecodable} undecodable replies")
     if r.frames == 0:
         out.append("no frame was sent")
     return out

@@ -34,7 +34,7 @@ def test_undecodable_json_is_bad_frame(frame):
     assert code_of(Codec("cardroom.json", 10**6).decode, frame) == "bad_frame"
 
 
-@pytest.mark.parametrize("frame", [b"\xc1", b"\x92\x01", msgpack.packb({1: 2}), msgpack.ExtType(1, b"x") and msgpack.packb(msgpack.ExtType(1, b"x"))])
+@pytest.mark.parametrize("frame", [b"\xc1", b"\x92\x01", msgpack.packb({1: 2}), b"\x91" * 5000, msgpack.ExtType(1, b"x") and msgpack.packb(msgpack.ExtType(1, b"x"))])
 def test_undecodable_msgpack_is_bad_frame(frame):
     c = Codec("cardroom.msgpack", 65536)
     try:
@@ -67,6 +67,10 @@ def test_shape_errors(msg, code):
 
 def test_unknown_extra_fields_are_ignored():
     assert validate_message({"t": "ping", "extra": 1}) == Ping()
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    assert validate_message({"t": "ping", "extra": deep, "nan": float("nan"), "big": 2**70}) == Ping()
 
 
 def test_a_message_becomes_its_typed_struct_and_errors_name_the_field():
