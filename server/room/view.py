@@ -71,7 +71,9 @@ class RoomView:
         seat = self.seat_of(session.player_id)
         view = None
         if t.hand is not None:
-            dealt = seat is not None and seat < len(t.hand.stacks) and t.hand.stacks[seat] is not None
+            # the hand's view of a seat belongs to the player dealt into it: whoever sits
+            # down there after the hand sees the last hand as a spectator does
+            dealt = seat is not None and seat < len(t.hand.players) and t.hand.players[seat] == session.player_id
             view = self.game.view(t.hand, seat if dealt else None)
         playing = tbl.playing(t)
         timer = None
