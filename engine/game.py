@@ -65,6 +65,8 @@ class Game:
     blinds, private deals), since ``new_hand`` returns only the state.
     ``legal_actions`` may return any object; ``legal_to_wire`` turns it into plain
     data for a client (``None`` when the seat may do nothing).
+    Every state has ``is_over``, ``to_act``, ``stacks`` and ``players`` (the player id
+    dealt into each seat, None for a seat not in the hand).
     ``format_event(event, name)`` writes one event as a line of a hand history
     (``name(seat)`` is the seat's display name; ``None`` skips the event); it must
     accept an event filtered by :func:`event_for` (secret keys missing).

@@ -7,9 +7,10 @@ decoded frame (JSON or msgpack: the same schema) becomes a typed message, or a
 never get past the edge. ``docs/protocol.md`` is checked against these declarations
 (``tests/server/test_protocol_doc.py``).
 
-The maps a message carries through to a game (``options``, ``config``, ``action``) are
-checked by the game's own declared options and rules; here only their shape (string keys)
-and that every number in them is finite and within ±(2**53 - 1).
+The maps a message carries through to a room (``options``, ``config``, ``action``) are
+checked against the game's declared options and actions (:mod:`server.actions`) where the
+game is known; here only their shape (string keys) and that every number in them is
+finite and within ±(2**53 - 1).
 """
 
 from __future__ import annotations
@@ -118,15 +119,21 @@ def parse(decoded: Any) -> Message:
     try:
         msg = msgspec.convert(decoded, ClientMessage, strict=True)
     except msgspec.ValidationError as exc:
-        text = str(exc)
-        at, missing = _AT.search(text), _MISSING.search(text)
-        field = ".".join(x for x in (at.group(1) if at else "", missing.group(1) if missing else "") if x)
-        raise ProtocolError("bad_message", f"{t}: {text}", field or None) from None
+        raise ProtocolError("bad_message", f"{t}: {exc}", error_path(exc) or None) from None
     for name in ("options", "config", "action"):
         value = getattr(msg, name, None)
         if value is not None:
             _check_values(value, name, 1)
     return msg
+
+
+def error_path(exc: msgspec.ValidationError) -> str:
+    """The path of the field a validation error is about (``options.seats``,
+    ``cards[3]``), empty for the message itself."""
+    text = str(exc)
+    at, missing = _AT.search(text), _MISSING.search(text)
+    path = ".".join(x for x in (at.group(1) if at else "", missing.group(1) if missing else "") if x)
+    return path.replace(".[", "[")
 
 
 def _check_values(value: Any, path: str, depth: int) -> None:

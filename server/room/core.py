@@ -40,6 +40,7 @@ from engine import bots
 from engine.errors import IllegalAction
 from engine.game import Event, Game
 
+from ..actions import parse_action
 from ..protocol import ProtocolError, error_message
 from . import table as tbl
 
@@ -265,8 +266,9 @@ class RoomCore:
                 {"t": "ack", "room": self.room, "id": cmd.action_id, "version": version}, origin.ref))
         if not tbl.playing(self.table):
             raise ProtocolError("no_hand", "no hand is being played in this room")
+        action = parse_action(self.game.name, cmd.action)
         t, forget = self._draft()
-        events = tbl.act(t, self.game, seat, cmd.action, now)
+        events = tbl.act(t, self.game, seat, action, now)
         tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
         return self._change(t, events, "act", forget, origin, [Answer(origin, "ack", cmd.action_id)])
 

@@ -20,6 +20,7 @@ from engine.game import Game
 
 @dataclass
 class State:
+    players: list[str | None]
     stacks: list[int | None]
     cards: list[int | None]
     pot: int
@@ -57,7 +58,7 @@ def new_hand(config: Any, seats: Any, deck: Any) -> State:
         pot += ante
         cards[i] = deck.pop(0)
     after = [i for i in occupied if i > button] + [i for i in occupied if i <= button]
-    return State(stacks=stacks, cards=cards, pot=pot, order=after, folded=[], max_bet=config["max_bet"])
+    return State(players=[None if s is None else s[0] for s in seats], stacks=stacks, cards=cards, pot=pot, order=after, folded=[], max_bet=config["max_bet"])
 
 
 def start_events(state: State) -> list[dict[str, Any]]:
@@ -131,7 +132,7 @@ def timeout_action(state: State, seat: int) -> dict[str, Any]:
 
 def to_dict(state: State) -> dict[str, Any]:
     return {
-        "stacks": state.stacks, "cards": state.cards, "pot": state.pot, "order": state.order,
+        "players": state.players, "stacks": state.stacks, "cards": state.cards, "pot": state.pot, "order": state.order,
         "folded": state.folded, "max_bet": state.max_bet, "is_over": state.is_over, "winner": state.winner,
     }
 

@@ -1,0 +1,95 @@
+"""Each game's declared action structs (server/actions.py) agree with its engine and its
+document, and a malformed action is refused at the room as ``bad_message`` naming the
+field, before the engine sees it, with nothing changed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from engine.holdem.hand import ACTION_TYPES as HOLDEM_TYPES
+from engine.zhajinhua.flow import ACTION_TYPES as ZHAJINHUA_TYPES
+from server.actions import ACTIONS, parse_action, tags
+from server.games import GAMES
+from server.protocol import ProtocolError
+from server.room import shuffled_deck
+
+from .wsclient import Client
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+ENGINE_TYPES = {"holdem": set(HOLDEM_TYPES), "zhajinhua": set(ZHAJINHUA_TYPES),
+                "doudizhu": {"bid", "pass", "call", "rob", "play"}}
+
+
+def test_every_hosted_game_declares_its_actions():
+    assert set(ACTIONS) == set(GAMES)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_declared_types_are_the_engines(game):
+    assert tags(ACTIONS[game]) == ENGINE_TYPES[game]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_declared_action_and_field_is_in_the_games_document(game):
+    doc = (DOCS / f"{game}.md").read_text()
+    for member in msgspec.inspect.multi_type_info([ACTIONS[game]])[0].types:
+        tag = member.cls.__struct_config__.tag
+        assert re.search(rf'\{{"type": "{tag}"', doc), (game, tag)
+        for field in member.fields:
+            assert f'"{field.name}"' in doc, (game, tag, field.name)
+
+
+@pytest.mark.parametrize("game, action, field", [
+    ("holdem", {"type": "raise"}, "action.to"),
+    ("holdem", {"type": "raise", "to": "40"}, "action.to"),
+    ("holdem", {"type": "bet", "to": 40.5}, "action.to"),
+    ("holdem", {"type": "raise", "to": 10**13}, "action.to"),
+    ("holdem", {"type": "raise", "to": True}, "action.to"),
+    ("holdem", {"type": "shove"}, "action.type"),
+    ("holdem", {"to": 40}, "action.type"),
+    ("zhajinhua", {"type": "compare", "target": -1}, "action.target"),
+    ("zhajinhua", {"type": "raise", "to": 4}, "action.stake"),
+    ("doudizhu", {"type": "play", "cards": [3, "4"]}, "action.cards[1]"),
+    ("doudizhu", {"type": "play", "cards": [54]}, "action.cards[0]"),
+    ("doudizhu", {"type": "bid", "value": "3"}, "action.value"),
+    ("doudizhu", {"type": "check"}, "action.type"),
+])
+def test_a_malformed_action_names_its_field(game, action, field):
+    with pytest.raises(ProtocolError) as caught:
+        parse_action(game, action)
+    assert (caught.value.code, caught.value.field) == ("bad_message", field)
+
+
+@pytest.mark.parametrize("game, action", [
+    ("holdem", {"type": "raise", "to": 40, "comment": "gl"}),
+    ("zhajinhua", {"type": "compare", "target": 2}),
+    ("doudizhu", {"type": "play", "cards": "3334"}),
+    ("doudizhu", {"type": "play", "cards": [12, 13]}),
+    ("doudizhu", {"type": "bid", "value": 7}),  # in shape; the engine says bad_bid
+])
+def test_a_well_formed_action_reaches_the_engine_as_a_plain_map(game, action):
+    parsed = parse_action(game, action)
+    assert parsed == {k: v for k, v in action.items() if k != "comment"}
+
+
+async def test_over_the_socket_a_malformed_action_changes_nothing(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url, "cardroom.msgpack")
+    await a.hello("alice")
+    await b.hello("bob")
+    room = (await a.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0})
+    await b.request({"t": "join", "room": room, "seat": 1})
+    await a.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    actor = app.directory.actors[room]
+    before = (actor.table.version, actor.table.hand)
+    to_act = a if actor.table.hand.to_act == 0 else b
+    err = await to_act.request({"t": "act", "room": room, "action": {"type": "raise", "to": "all"}, "id": "x1"})
+    assert (err["t"], err["code"], err["field"]) == ("error", "bad_message", "action.to")
+    assert (actor.table.version, actor.table.hand) == before
+    ack = await to_act.request({"t": "act", "room": room, "action": {"type": "call"}, "id": "x1"})
+    assert ack["t"] == "ack"  # the refused id was not remembered
