@@ -24,6 +24,10 @@ and one player::
   spectating, and resyncs from the ``room`` snapshots the server sends; the iterator
   yields ``{"t": "disconnected"}`` and ``{"t": "reconnected", "welcome": ...}`` so a
   caller knows. :attr:`CardroomClient.rooms` always holds the latest snapshot per room.
+* Provably fair deals (``docs/fairness.md``): :meth:`CardroomClient.join` sends a fresh
+  random client seed, and after every hand of a room it sits in the client sends a new
+  one (``set_seed``), once the server has committed to the next hand's seed. Pass
+  ``fair_seeds=False`` to leave seeds to the caller (:meth:`CardroomClient.set_seed`).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import asyncio
 import itertools
 import logging
 import random
+import secrets
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -43,9 +48,14 @@ log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "cardroom.msgpack"
 # Requests that are safe to send again after a reconnect (same answer or harmless).
-_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in"})
+_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed"})
 # Errors answering hello that are worth another reconnect attempt.
 _RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
+
+
+def new_client_seed() -> str:
+    """A random client seed: 22 characters of ``A-Z a-z 0-9 _ -`` (128 bits)."""
+    return secrets.token_urlsafe(16)
 
 
 class ServerError(Exception):
@@ -112,7 +122,8 @@ class CardroomClient:
     def __init__(self, url: str, name: str | None = None, token: str | None = None, *,
                  reconnect: bool = True, backoff: tuple[float, float] = (0.1, 5.0),
                  give_up_after: float | None = 60.0, request_timeout: float = 15.0,
-                 open_timeout: float = 10.0, rate: float = 15.0, burst: int = 30) -> None:
+                 open_timeout: float = 10.0, rate: float = 15.0, burst: int = 30,
+                 fair_seeds: bool = True) -> None:
         if name is None and token is None:
             raise ValueError("give a name (new player) or a token (resume)")
         self.url = url
@@ -133,6 +144,8 @@ class CardroomClient:
         #: join codes of private rooms, by room id
         self.codes: dict[str, str] = {}
         self.reconnects = 0
+        self.fair_seeds = fair_seeds
+        self._reseeding: set[asyncio.Task[Any]] = set()
         self._ws: ClientConnection | None = None
         self._refs = itertools.count(1)
         self._action_ids = itertools.count(1)
@@ -287,6 +300,11 @@ class CardroomClient:
         if msg.get("t") == "left" and not msg.get("pending") and msg.get("room") in self.rooms:
             if msg.get("seat") is None:
                 self.watching.discard(msg["room"])
+        if (self.fair_seeds and msg.get("t") == "event" and (msg.get("event") or {}).get("type") == "hand_ended"
+                and (self.rooms.get(msg.get("room")) or {}).get("your_seat") is not None):
+            task = asyncio.get_running_loop().create_task(self._reseed(msg["room"]))
+            self._reseeding.add(task)
+            task.add_done_callback(self._reseeding.discard)
         if msg.get("wallet") is not None and msg.get("t") in ("left", "welcome"):
             self.wallet = msg["wallet"]
         ref = msg.get("ref")
@@ -392,10 +410,14 @@ class CardroomClient:
         return await self.request(msg)
 
     async def join(self, room: str, seat: int | None = None, buy_in: int | None = None,
-                   code: str | None = None) -> dict[str, Any]:
+                   code: str | None = None, seed: str | None = None) -> dict[str, Any]:
         """Take a seat; returns the room snapshot (``your_seat`` is the seat taken).
-        ``code``: a private room's join code."""
+        ``code``: a private room's join code. ``seed``: your client seed (default: a
+        fresh random one, unless ``fair_seeds`` is off)."""
         msg: dict[str, Any] = {"t": "join", "room": room}
+        seed = seed if seed is not None else new_client_seed() if self.fair_seeds else None
+        if seed is not None:
+            msg["seed"] = seed
         if seat is not None:
             msg["seat"] = seat
         if buy_in is not None:
@@ -403,6 +425,17 @@ class CardroomClient:
         if code is not None:
             msg["code"] = self.codes[room] = code
         return await self.request(msg)
+
+    async def set_seed(self, room: str, seed: str | None = None) -> dict[str, Any]:
+        """Set your client seed for the next hands of ``room`` (default: a fresh random
+        one); returns the room snapshot."""
+        return await self.request({"t": "set_seed", "room": room, "seed": seed or new_client_seed()})
+
+    async def _reseed(self, room: str) -> None:
+        try:
+            await self.set_seed(room)
+        except (ServerError, ConnectionLost, TimeoutError) as exc:
+            log.debug("room %s: new client seed not set (%s)", room, exc)
 
     async def spectate(self, room: str, code: str | None = None) -> dict[str, Any]:
         """Watch a room without a seat (watched again automatically after a reconnect).

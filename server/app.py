@@ -32,7 +32,7 @@ from .messages import parse as parse_message
 from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
 from .redis_embedded import EmbeddedRedis
-from .room import epoch_ms, shuffled_deck
+from .room import epoch_ms
 from .room.view import Views
 from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
@@ -57,7 +57,7 @@ class App:
         games: Mapping[str, Game] | None = None,
         *,
         clock: Callable[[], int] = epoch_ms,
-        deck: Callable[[int], list[int]] = shuffled_deck,
+        deck: Callable[[int], list[int]] | None = None,
     ) -> None:
         self.settings = (settings or Settings()).validate()
         self.games = dict(games) if games is not None else default_games()

@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .history_cli import add_command as add_history_command
 
     add_history_command(sub)  # cardroom history
+
+    from .verify_cli import add_command as add_verify_command
+
+    add_verify_command(sub)  # cardroom verify
     return parser
 
 

@@ -29,7 +29,7 @@ from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
 from .room import table as tbl
-from .room.core import Act, Command, Join, Leave, SitIn, SitOut, listed, lobby_summary
+from .room.core import Act, Command, Join, Leave, SetSeed, SitIn, SitOut, listed, lobby_summary
 from .room.view import RoomView, Views
 from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
@@ -148,9 +148,11 @@ class Lobby:
         """The room command a room request asks for (decided by the room's owner)."""
         origin = self.directory.origin(session, msg.ref)
         if isinstance(msg, m.Join):
-            return Join(origin, msg.seat, msg.buy_in, msg.code)
+            return Join(origin, msg.seat, msg.buy_in, msg.code, msg.seed)
         if isinstance(msg, m.Act):
             return Act(origin, msg.action, msg.id)
+        if isinstance(msg, m.SetSeed):
+            return SetSeed(origin, msg.seed)
         return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn}[type(msg)](origin)
 
     async def _spectate(self, session: Session, msg: m.Spectate) -> None:
@@ -237,7 +239,7 @@ class Lobby:
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
                               seats=[None] * options["seats"], version=1,
                               code=new_join_code() if options["private"] else None,
-                              empty_since_ms=self.clock())
+                              empty_since_ms=self.clock(), next_seed=secrets.token_hex(32))
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
             created = await self.store.create_room(

@@ -31,6 +31,7 @@ Ref = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-SAFE_INTEGER
 RoomId = Annotated[str, Meta(min_length=1, max_length=64)]
 GameName = Annotated[str, Meta(min_length=1, max_length=32)]
 JoinCode = Annotated[str, Meta(min_length=1, max_length=16)]
+ClientSeed = Annotated[str, Meta(min_length=1, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
 Map = dict[str, Any]
 
 
@@ -65,6 +66,7 @@ class Join(Message, tag="join"):
     seat: Annotated[int, Meta(ge=0, le=1000)] | None = None
     buy_in: Annotated[int, Meta(ge=0, le=10**12)] | None = None
     code: JoinCode | None = None
+    seed: ClientSeed | None = None
 
 
 class Spectate(Message, tag="spectate"):
@@ -84,6 +86,11 @@ class SitIn(Message, tag="sit_in"):
     room: RoomId
 
 
+class SetSeed(Message, tag="set_seed"):
+    room: RoomId
+    seed: ClientSeed
+
+
 class Act(Message, tag="act"):
     room: RoomId
     action: Map
@@ -95,7 +102,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           Act, Ping)
+                                           SetSeed, Act, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

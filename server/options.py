@@ -70,6 +70,10 @@ def _table_options(game: Game) -> list[Option]:
             "buy-in when join gives none (clamped to buy_in_min..buy_in_max)", min=1,
         ),
         Option(
+            "require_seeds", bool, False,
+            "deal only seats whose player has set a client seed (see docs/fairness.md); bots need none",
+        ),
+        Option(
             "private", bool, False,
             "not listed in the lobby; joining or watching needs the room's code (shared by its players)",
         ),

@@ -57,6 +57,7 @@ class HandSecrets:
     owner: dict[int, str]  # seat -> player id dealt in
     cards: dict[int, frozenset[int]]
     bottom: frozenset[int] = frozenset()
+    seed: str | None = None  # the server seed the deck came from: secret until the hand ends
 
     @property
     def position(self) -> dict[int, int]:
@@ -67,20 +68,20 @@ class HandSecrets:
         return cached
 
 
-def secrets_of(game: str, hand_no: int, state: Any, deck: list[int]) -> HandSecrets:
+def secrets_of(game: str, hand_no: int, state: Any, deck: list[int], seed: str | None = None) -> HandSecrets:
     """Read a fresh hand's private cards from its engine state (``hole``, ``hands``,
-    ``bottom``) and who holds each seat (``players``)."""
+    ``bottom``) and who holds each seat (``players``); ``seed``: the deck's server seed."""
     players = list(state.players)
     owner = {s: p for s, p in enumerate(players) if p is not None}
     if game == "holdem":
         cards = {s: frozenset(state.hole[s]) for s in owner if state.in_hand[s]}
-        return HandSecrets(game, hand_no, deck, owner, cards)
+        return HandSecrets(game, hand_no, deck, owner, cards, seed=seed)
     if game == "zhajinhua":
         cards = {s: frozenset(h) for s, h in enumerate(state.hands) if h is not None}
-        return HandSecrets(game, hand_no, deck, owner, cards)
+        return HandSecrets(game, hand_no, deck, owner, cards, seed=seed)
     if game == "doudizhu":
         cards = {s: frozenset(state.hands[s]) for s in owner}
-        return HandSecrets(game, hand_no, deck, owner, cards, frozenset(state.bottom))
+        return HandSecrets(game, hand_no, deck, owner, cards, frozenset(state.bottom), seed)
     raise ValueError(f"no rules known for game {game!r}")
 
 
@@ -91,11 +92,14 @@ class Knowledge:
     hand: HandSecrets | None = None
     public: set[int] = field(default_factory=set)
     private: dict[str, set[int]] = field(default_factory=dict)
+    seed_revealed: bool = False  # the hand is over: its server seed is public
+    next_seed: str | None = None  # the seed of the next hand (only its commitment is public)
 
     def start(self, hand: HandSecrets) -> None:
         self.hand = hand
         self.public = set()
         self.private = {}
+        self.seed_revealed = False
         if hand.game in ("holdem", "doudizhu"):  # your own cards from the deal
             for seat, player in hand.owner.items():
                 self.learn(player, hand.cards.get(seat, ()))
@@ -120,6 +124,8 @@ def reveal(know: Knowledge, event: dict[str, Any]) -> None:
     if hand is None:
         return
     kind = event.get("type")
+    if kind == "hand_ended":
+        know.seed_revealed = True
     if hand.game == "holdem":
         _reveal_holdem(know, hand, kind, event)
     elif hand.game == "zhajinhua":
@@ -166,7 +172,7 @@ class Violation:
     """One thing a viewer was shown that the rules keep from it."""
 
     game: str
-    kind: str  # hidden_card, deck_key, deck_order, hidden_description, rank_string
+    kind: str  # hidden_card, deck_key, deck_order, hidden_description, rank_string, seed_before_reveal
     viewer: str
     path: str
     detail: str
@@ -212,6 +218,8 @@ class _Walk:
         self.hand = know.hand
         self.allowed = allowed
         self.position = know.hand.position if know.hand is not None else None
+        current = know.hand.seed if know.hand is not None and not know.seed_revealed else None
+        self.seeds = {s for s in (current, know.next_seed) if s is not None}
         self._known_ranks: Counter[str] | None = None
         self._rank_verdicts: dict[str, bool] = {}
         self.found: list[Violation] = []
@@ -227,7 +235,7 @@ class _Walk:
                     return False
                 for key, value in node.items():
                     kind = type(value)
-                    if key == "deck":
+                    if key == "deck" or (kind is str and value in self.seeds):
                         return False
                     if hand is not None:
                         if key in CARD_KEYS and not self._cards_ok(value):
@@ -268,6 +276,8 @@ class _Walk:
         for key, value in node.items():
             if key == "deck":
                 self.flag("deck_key", (*path, key), "a deck is sent")
+            if isinstance(value, str) and value in self.seeds:
+                self.flag("seed_before_reveal", (*path, key), "the hand's server seed before the hand is over")
             if self.hand is not None:
                 if key in CARD_KEYS and not self._cards_ok(value):
                     hidden = sorted(c for c in _ints(value) if c not in self.allowed and _is_card(self.game, c))

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import bots
+from engine import bots, fairness
 from engine.game import Game
 from server.options import parse_room_options
 from server.room import table as tbl
@@ -113,12 +113,12 @@ class ScanRoom:
                           seats=[None] * seats, version=1)
         tbl.seat_bots(table, opts.get("bots", 0))
         ids = itertools.count(1)
-        self.core = RoomCore(game, table, deck=self._deck, new_id=lambda: f"x{next(ids)}",
-                             rng=random.Random(rng.getrandbits(64)))
+        # fair deals, as the server deals them, from seeds of our own generator
+        self.core = RoomCore(game, table, new_id=lambda: f"x{next(ids)}", rng=random.Random(rng.getrandbits(64)),
+                             new_seed=lambda: f"{self.rng.getrandbits(256):064x}")
         self.views = Views()
         self.view = RoomView(game, table, self.views)
         self.know = Knowledge()
-        self.last_deck: list[int] = []
         self.now = START_MS
         self.viewers: list[Viewer] = []
         self._conns = itertools.count(1)
@@ -128,11 +128,13 @@ class ScanRoom:
 
     # --- what the room needs from outside ------------------------------------------------
 
-    def _deck(self, size: int) -> list[int]:
-        deck = list(range(size))
-        self.rng.shuffle(deck)
-        self.last_deck = list(deck)
-        return deck
+    def _deck(self, table: tbl.Table) -> tuple[list[int], str]:
+        """The deck of the hand just dealt (from its seeds) and its server seed."""
+        fair = table.fair
+        assert fair is not None
+        deck = fairness.derive_deck(fair["server_seed"], table.room, table.hand_no,
+                                    [s["seed"] for s in fair["seeds"]], fair["deck_size"])
+        return deck, fair["server_seed"]
 
     # --- delivering ------------------------------------------------------------------------
 
@@ -166,10 +168,12 @@ class ScanRoom:
 
     def _learn(self, change: Change) -> None:
         """What the change's events reveal, by the rules; a new hand starts afresh."""
+        self.know.next_seed = change.table.next_seed
         for event in change.events:
             if event.get("type") == "hand_started":
-                self.know = Knowledge()
-                self.know.start(secrets_of(self.game.name, event["hand_no"], change.table.hand, self.last_deck))
+                self.know = Knowledge(next_seed=change.table.next_seed)
+                deck, seed = self._deck(change.table)
+                self.know.start(secrets_of(self.game.name, event["hand_no"], change.table.hand, deck, seed))
             elif event.get("type") == "hand_ended":
                 self.hands += 1
             self.events[str(event.get("type"))] += 1

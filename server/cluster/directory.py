@@ -48,7 +48,7 @@ class Directory:
 
     def __init__(self, node: str, store: Store, views: Views, sessions: Sessions, games: Mapping[str, Game],
                  settings: Settings, metrics: Metrics, clock: Callable[[], int],
-                 deck: Callable[[int], list[int]],
+                 deck: Callable[[int], list[int]] | None,
                  send_to_node: Callable[[str, dict[str, Any]], Awaitable[bool]]) -> None:
         self.node = node
         self.store = store

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -73,6 +74,7 @@ class Join:
     seat: int | None = None
     buy_in: int | None = None
     code: str | None = None  # a private room's join code
+    seed: str | None = None  # the player's client seed for provably fair deals
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,13 @@ class SitIn:
 
 
 @dataclass(frozen=True)
+class SetSeed:
+    kind: ClassVar[str] = "set_seed"
+    origin: Origin
+    seed: str
+
+
+@dataclass(frozen=True)
 class Act:
     kind: ClassVar[str] = "act"
     origin: Origin
@@ -110,8 +119,8 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | Act | Settle
-COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Act, Settle)}
+Command = Join | Leave | SitOut | SitIn | SetSeed | Act | Settle
+COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, SetSeed, Act, Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -198,18 +207,22 @@ def room_error(room: str, origin: Origin, code: str, message: str, field_: str |
 class RoomCore:
     """One room's state machine around :mod:`server.room.table` and its game engine.
 
-    ``deck(size)`` returns a shuffled deck, ``new_id()`` a fresh transfer id, ``rng``
-    seeds the bot seats' random generators: the three things from outside a table that
-    a decision may need, passed in so that tests can fix them.
+    Decks are derived from seeds (:func:`server.room.table.fair_deal`): ``new_seed()``
+    draws a server seed (256 bits from the system's CSPRNG). ``deck(size)``, when given,
+    deals stacked decks instead, with no proof (tests). ``new_id()`` makes a fresh
+    transfer id, ``rng`` seeds the bot seats' random generators: what a decision may need
+    from outside a table, passed in so that tests can fix it.
     """
 
-    def __init__(self, game: Game, table: tbl.Table, *, deck: Callable[[int], list[int]],
-                 new_id: Callable[[], str], rng: random.Random, close_empty_after_ms: int = 0) -> None:
+    def __init__(self, game: Game, table: tbl.Table, *, deck: Callable[[int], list[int]] | None = None,
+                 new_id: Callable[[], str], rng: random.Random, close_empty_after_ms: int = 0,
+                 new_seed: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
         self.game = game
         self.table = table
         self.close_empty_after_ms = close_empty_after_ms  # 0: never close an empty room
         self._now = 0
         self._deck = deck
+        self._new_seed = new_seed
         self._new_id = new_id
         self._rng = rng
         self._bot_rngs: dict[int, random.Random] = {}
@@ -246,7 +259,7 @@ class RoomCore:
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
             t, forget = self._draft()
             buy_in = cmd.buy_in if cmd.buy_in is not None else t.options["buy_in_default"]
-            _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in)
+            _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in, cmd.seed)
             xid = self._new_id()
             t.xin.append(xid)
             return self._change(t, events, "join", forget, origin, [Answer(origin, "room")],
@@ -255,6 +268,10 @@ class RoomCore:
             raise ProtocolError("not_seated", "you hold no seat in this room")
         if isinstance(cmd, Leave):
             return self._leave(seat, origin)
+        if isinstance(cmd, SetSeed):
+            t, forget = self._draft()
+            t.seats[seat].seed = cmd.seed  # type: ignore[union-attr]
+            return self._change(t, [], "set_seed", forget, origin, [Answer(origin, "room")])
         if isinstance(cmd, SitOut | SitIn):
             t, forget = self._draft()
             events = tbl.sit_out(t, seat) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
@@ -322,7 +339,11 @@ class RoomCore:
                 return None
             t, forget = self._draft()
             try:
-                events = tbl.start_hand(t, self.game, self._deck(self.game.deck_size), now)
+                if self._deck is None:
+                    deck, fair = tbl.fair_deal(t, self.game, self._new_seed)
+                    events = tbl.start_hand(t, self.game, deck, now, fair)
+                else:  # a stacked deck (tests): no proof
+                    events = tbl.start_hand(t, self.game, self._deck(self.game.deck_size), now)
             except ValueError as exc:  # includes ConfigError: e.g. too few stacks cover the ante
                 log.warning("room %s: cannot deal a hand with these seats: %s", self.room, exc)
                 self._refused_at = t0.version

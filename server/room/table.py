@@ -23,9 +23,11 @@ starts when at least one ready seat is a human. The room actor plays a bot's tur
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine import fairness
 from engine.game import Event, Game
 
 from ..protocol import ProtocolError
@@ -47,6 +49,7 @@ class SeatInfo:
     leaving: bool = False
     timeouts: int = 0  # consecutive turn timeouts
     bot: bool = False  # a server-side bot plays this seat
+    seed: str | None = None  # the player's client seed for provably fair deals (engine/fairness.py)
 
 
 @dataclass
@@ -69,6 +72,10 @@ class Table:
     code: str | None = None  # a private room's join code
     empty_since_ms: int | None = None  # since when no person has sat here (None: someone does)
     closed: bool = False  # closed for being empty too long: kept for its history, joined by nobody
+    # provably fair deals (engine/fairness.py): the secret seed of the next hand (its
+    # commitment is public), and the current or last hand's record, its seed included
+    next_seed: str | None = None
+    fair: dict[str, Any] | None = None
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -138,6 +145,7 @@ def ready_seats(table: Table) -> list[int]:
     return [
         i for i, s in enumerate(table.seats)
         if s is not None and not s.sitting_out and not s.leaving and s.stack > 0
+        and (s.seed is not None or s.bot or not table.options.get("require_seeds"))
     ]
 
 
@@ -217,7 +225,8 @@ def find_answer(table: Table, player: str, action_id: str) -> int | None:
 # --- changes -------------------------------------------------------------------------
 
 
-def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int) -> tuple[int, list[Event]]:
+def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int,
+        seed: str | None = None) -> tuple[int, list[Event]]:
     """Seat ``player`` with ``buy_in`` chips (the wallet transfer is the caller's)."""
     opts = table.options
     if seat_of(table, player) is not None:
@@ -237,7 +246,7 @@ def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int) -> 
         raise ProtocolError(
             "bad_buy_in", f"buy-in must be {opts['buy_in_min']}..{opts['buy_in_max']}, got {buy_in}", "buy_in",
         )
-    table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in)
+    table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in, seed=seed)
     return seat, [{"type": "joined", "seat": seat, "player": player, "name": name, "stack": buy_in}]
 
 
@@ -315,8 +324,38 @@ def sit_in(table: Table, seat: int) -> list[Event]:
     return [{"type": "sat_in", "seat": seat}]
 
 
-def start_hand(table: Table, game: Game, deck: list[int], now_ms: int) -> list[Event]:
-    """Deal a new hand to the ready seats (the caller checked :func:`can_start`)."""
+def fair_deal(table: Table, game: Game, new_seed: Callable[[], str]) -> tuple[list[int], dict[str, Any]]:
+    """The next hand's deck and its proof: the committed seed (``table.next_seed``, or a
+    fresh one for a table that has none yet) and the client seeds of the ready seats, by
+    seat number. A fresh ``new_seed()`` is committed to for the hand after."""
+    seed = table.next_seed or new_seed()
+    table.next_seed = new_seed()
+    seeds = [{"seat": i, "seed": table.seats[i].seed or ""} for i in ready_seats(table)]  # type: ignore[union-attr]
+    deck = fairness.derive_deck(seed, table.room, table.hand_no + 1, [s["seed"] for s in seeds], game.deck_size)
+    proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": seeds,
+             "deck_size": game.deck_size, "server_seed": seed}
+    return deck, proof
+
+
+def public_proof(fair: dict[str, Any], reveal: bool) -> dict[str, Any]:
+    """What players may see of a hand's proof: all of it once the hand is over, the
+    seed excepted before."""
+    return dict(fair) if reveal else {k: v for k, v in fair.items() if k != "server_seed"}
+
+
+def next_commitment(table: Table) -> str | None:
+    """The commitment to the seed of the table's next hand."""
+    return fairness.commitment(table.next_seed) if table.next_seed else None
+
+
+def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
+               fair: dict[str, Any] | None = None) -> list[Event]:
+    """Deal a new hand to the ready seats (the caller checked :func:`can_start`).
+
+    ``fair``: the proof of a deck derived by :func:`engine.fairness.derive_deck`
+    (:func:`fair_deal` makes both), kept in ``table.fair`` and published, all but its
+    seed, in the ``hand_started`` event; None for a deck from elsewhere (tests).
+    """
     ready = ready_seats(table)
     button = next_button(table, ready)
     seats = [
@@ -328,9 +367,12 @@ def start_hand(table: Table, game: Game, deck: list[int], now_ms: int) -> list[E
     table.button = button
     table.hand_no += 1
     table.next_hand_ms = None
-    events: list[Event] = [
-        {"type": "hand_started", "hand_no": table.hand_no, "button": button, "seats": ready}
-    ]
+    started: Event = {"type": "hand_started", "hand_no": table.hand_no, "button": button, "seats": ready}
+    table.fair = None
+    if fair is not None:
+        table.fair = dict(fair, deal_order=fairness.deal_order(game.name, table.hand, deck))
+        started["fairness"] = public_proof(table.fair, reveal=False)
+    events: list[Event] = [started]
     events += game.start_events(table.hand)
     events += _after_engine_step(table, now_ms)
     return events
@@ -392,6 +434,8 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
         "hand_no": table.hand_no,
         "stacks": [s.stack if s is not None else None for s in table.seats],
     }]
+    if table.fair is not None:
+        events[0]["fairness"] = dict(public_proof(table.fair, reveal=True), next_commitment=next_commitment(table))
     for i, info in enumerate(table.seats):
         if info is None:
             continue
@@ -438,7 +482,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
             None if s is None else {
                 "player": s.player, "name": s.name, "stack": s.stack,
                 "sitting_out": s.sitting_out, "leaving": s.leaving, "timeouts": s.timeouts,
-                "bot": s.bot,
+                "bot": s.bot, "seed": s.seed,
             }
             for s in table.seats
         ],
@@ -455,6 +499,8 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "code": table.code,
         "empty_since_ms": table.empty_since_ms,
         "closed": table.closed,
+        "next_seed": table.next_seed,
+        "fair": table.fair,
     }
 
 
@@ -478,6 +524,8 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         code=d.get("code"),
         empty_since_ms=d.get("empty_since_ms"),
         closed=d.get("closed", False),
+        next_seed=d.get("next_seed"),  # absent in snapshots written before fair deals
+        fair=d.get("fair"),
     )
 
 

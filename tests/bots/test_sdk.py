@@ -201,3 +201,25 @@ async def test_the_client_rides_out_a_server_restart_and_resumes_its_seat(bots_r
         await client.close()
         if second is not None:
             await second.stop()
+
+
+async def test_the_sdk_sends_a_fresh_client_seed_on_join_and_after_every_hand(server):
+    async def hand_started(client: CardroomClient, number: int) -> dict:
+        while True:
+            msg = await client.next_message()
+            event = msg.get("event") or {}
+            if msg.get("t") == "event" and event.get("type") == "hand_started" and event["hand_no"] == number:
+                return event
+
+    async with CardroomClient(server.ws_url, name="a") as a, CardroomClient(server.ws_url, name="b") as b:
+        room = (await a.create_room("holdem", options={"seats": 2, "between_hands_seconds": 0.3}))["room"]
+        await a.join(room, seat=0, buy_in=200)
+        await b.join(room, seat=1, buy_in=200)
+        first = await asyncio.wait_for(hand_started(a, 1), 5)
+        seeds = [s["seed"] for s in first["fairness"]["seeds"]]
+        assert all(len(s) == 22 for s in seeds) and seeds[0] != seeds[1]
+        await wait_for_turn(a, room, 0)
+        await a.act(room, {"type": "fold"})
+        second = await asyncio.wait_for(hand_started(a, 2), 5)
+        again = [s["seed"] for s in second["fairness"]["seeds"]]
+        assert all(len(s) == 22 for s in again) and not set(again) & set(seeds)

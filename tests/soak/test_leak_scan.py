@@ -57,3 +57,13 @@ def test_the_scan_finds_a_leak_when_there_is_one(monkeypatch):
     scan = scan_game(GAMES["holdem"], 20, seed=3)
     assert scan.violations, "the scanner missed hole cards sent to every viewer"
     assert {v.kind for v in scan.violations} == {"hidden_card"}
+
+
+def test_the_scan_finds_a_server_seed_shown_before_the_hand_is_over(monkeypatch):
+    """The deck's server seed is secret until the hand ends (it gives away every card):
+    publish it with the deal and the scanner must say so."""
+    import server.room.table as tbl
+
+    monkeypatch.setattr(tbl, "public_proof", lambda fair, reveal: dict(fair))
+    scan = scan_game(GAMES["zhajinhua"], 10, seed=3)
+    assert "seed_before_reveal" in {v.kind for v in scan.violations}

@@ -1,0 +1,125 @@
+"""Provably fair deals: the deck of a hand derived from seeds anyone can check afterwards.
+
+The scheme (``cardroom-v1``, spelled out with a worked example in ``docs/fairness.md``):
+
+* The server draws a 256-bit ``server_seed`` and publishes ``commitment =
+  sha256(server_seed)`` before the players' seeds for the hand are final; it reveals the
+  seed when the hand is over.
+* The deck is a Fisher–Yates shuffle of ``0 .. size-1`` driven by HMAC-SHA256 keyed with
+  the server seed, over a message naming the room, the hand number, the players' seeds
+  and a block counter; each 32-byte block gives eight big-endian 32-bit numbers, and a
+  number that would bias ``u mod n`` is skipped (rejection sampling).
+* Where each card of the deck goes is each game's dealing rule (:func:`layout`), given
+  the seats in dealing order, which the hand's first event publishes.
+
+Everything here is pure: the server draws the seed (``secrets``) and passes it in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+SCHEME = "cardroom-v1"
+SEED_BYTES = 32
+SEED_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+MAX_CLIENT_SEED = 64
+
+
+def commitment(server_seed: str) -> str:
+    """``sha256`` of the seed's 32 bytes, in hex: what is published before the deal."""
+    return hashlib.sha256(_seed_bytes(server_seed)).hexdigest()
+
+
+def is_client_seed(seed: Any) -> bool:
+    """A player's seed: 1 to 64 characters of ``A-Z a-z 0-9 _ -``."""
+    return isinstance(seed, str) and 0 < len(seed) <= MAX_CLIENT_SEED and set(seed) <= SEED_ALPHABET
+
+
+def message(room: str, hand_no: int, client_seeds: Sequence[str], counter: int) -> bytes:
+    """The HMAC message of block ``counter``: ``cardroom-v1|room|hand_no|s1,s2,...|counter``
+    (client seeds in the order of the dealt seats, ``""`` for a seat without one)."""
+    return f"{SCHEME}|{room}|{hand_no}|{','.join(client_seeds)}|{counter}".encode()
+
+
+def numbers(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str]) -> Iterator[int]:
+    """The stream of 32-bit numbers that drives the shuffle."""
+    key = _seed_bytes(server_seed)
+    counter = 0
+    while True:
+        block = hmac.new(key, message(room, hand_no, client_seeds, counter), hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            yield int.from_bytes(block[i:i + 4], "big")
+        counter += 1
+
+
+def derive_deck(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str], size: int) -> list[int]:
+    """The hand's deck: card ids ``0 .. size-1`` in the order they are dealt from.
+
+    For ``i`` from ``size - 1`` down to 1, with ``n = i + 1``: take the next number ``u``
+    of :func:`numbers` that is below ``2**32 - 2**32 % n``, and swap positions ``i`` and
+    ``u % n``.
+    """
+    for seed in client_seeds:
+        if seed and not is_client_seed(seed):
+            raise ValueError(f"not a client seed: {seed!r}")
+    deck = list(range(size))
+    stream = numbers(server_seed, room, hand_no, client_seeds)
+    for i in range(size - 1, 0, -1):
+        n = i + 1
+        limit = (1 << 32) - (1 << 32) % n
+        u = next(stream)
+        while u >= limit:
+            u = next(stream)
+        j = u % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def layout(game: str, deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
+    """Where each game's dealing rule puts the cards of ``deck``, ``deal_order`` being the
+    dealt seats in the order they receive cards.
+
+    Returns ``hands`` (seat -> its cards in the order dealt) and, for Hold'em, ``board``
+    (flop, turn and river: a card is burned before each street), for Dou Dizhu ``bottom``.
+
+    * Hold'em: one card to each seat in order, twice around; then burn, three, burn,
+      one, burn, one.
+    * Zha Jin Hua: one card to each seat in order, three times around.
+    * Dou Dizhu: card ``k`` (of the first 51) to ``deal_order[k % 3]``; the last three
+      are the bottom.
+    """
+    n = len(deal_order)
+    if game == "holdem":
+        hands = {s: [deck[i], deck[n + i]] for i, s in enumerate(deal_order)}
+        rest = deck[2 * n:]
+        return {"hands": hands, "board": [rest[1], rest[2], rest[3], rest[5], rest[7]]}
+    if game == "zhajinhua":
+        return {"hands": {s: [deck[i], deck[n + i], deck[2 * n + i]] for i, s in enumerate(deal_order)}}
+    if game == "doudizhu":
+        hands: dict[int, list[int]] = {s: [] for s in deal_order}
+        for k in range(51):
+            hands[deal_order[k % 3]].append(deck[k])
+        return {"hands": hands, "bottom": list(deck[51:54])}
+    raise ValueError(f"no dealing rule for {game!r}")
+
+
+def deal_order(game: str, state: Any, deck: Sequence[int]) -> list[int]:
+    """The dealt seats of a freshly dealt ``state`` in the order they received cards
+    (each seat's first card's place in ``deck``)."""
+    cards = state.hole if game == "holdem" else state.hands
+    position = {c: i for i, c in enumerate(deck)}
+    dealt = [s for s, held in enumerate(cards) if held]
+    return sorted(dealt, key=lambda s: min(position[c] for c in cards[s]))
+
+
+def _seed_bytes(server_seed: str) -> bytes:
+    try:
+        raw = bytes.fromhex(server_seed)
+    except (TypeError, ValueError):
+        raw = b""
+    if len(raw) != SEED_BYTES:
+        raise ValueError("a server seed is 64 hex digits (32 bytes)")
+    return raw
