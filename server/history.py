@@ -19,11 +19,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from engine import fairness
 from engine.game import Event, Game, SeatName, describe_event, event_for
 
 from .protocol import ROOM_EVENTS
 
 VIEW_ALL = "all"  # the operator's view: every event unfiltered
+# The keys of a hand's fairness proof (docs/fairness.md): published by ``hand_started``,
+# completed by ``hand_ended`` (the seed, revealed, and the next hand's commitment).
+FAIRNESS_KEYS = ("scheme", "commitment", "seeds", "deal_order", "deck_size", "server_seed", "next_commitment")
 
 
 @dataclass(frozen=True)
@@ -217,12 +221,18 @@ def hand_lines(hand: Hand, game: Game | None, viewer: int | str | None = VIEW_AL
         if isinstance(viewer, int) and viewer in names:
             seen_by += f" ({names[viewer]})"
         lines.append(f"(as seen by {seen_by})")
+    proof = hand_fairness(hand)
+    if proof is not None and proof.get("commitment"):
+        lines.append(commitment_line(proof, seat_namer(hand.events[0].names)))
     for item in visible_events(hand, viewer):
         if item.event.get("type") == "hand_started":
             continue  # the header says it
         line = format_event(game, item.event, seat_namer(item.names))
         if line:
             lines.append(line)
+        revealed = item.event.get("fairness") if item.event.get("type") == "hand_ended" else None
+        if revealed and revealed.get("server_seed"):
+            lines.append(seed_line(revealed, proof, room, hand.number))
     results = net_results(hand)
     if results:
         name = seat_namer(hand.events[-1].names)
@@ -230,6 +240,75 @@ def hand_lines(hand: Hand, game: Game | None, viewer: int | str | None = VIEW_AL
     if not hand.finished:
         lines.append("(hand not finished)")
     return lines
+
+
+def hand_fairness(hand: Hand) -> dict[str, Any] | None:
+    """The hand's fairness proof: the ``fairness`` of its ``hand_started`` completed by its
+    ``hand_ended``'s, every key of :data:`FAIRNESS_KEYS` present (``None`` when not known,
+    e.g. ``server_seed`` of an unfinished hand); ``None`` for a hand dealt without one
+    (hands stored before provably fair deals, decks passed in by tests)."""
+    merged: dict[str, Any] = {}
+    for item in hand.events:
+        if item.event.get("type") in ("hand_started", "hand_ended") and isinstance(item.event.get("fairness"), dict):
+            merged.update(item.event["fairness"])
+    if not merged:
+        return None
+    return {**{key: merged.get(key) for key in FAIRNESS_KEYS}, **merged}
+
+
+def commitment_line(proof: dict[str, Any], name: SeatName) -> str:
+    """``Deck commitment <sha256> (cardroom-v1); seeds: Alice "x", Bob none``."""
+    seeds = proof.get("seeds") or []
+    said = ", ".join(f"{name(s['seat'])} \"{s['seed']}\"" if s.get("seed") else f"{name(s['seat'])} none"
+                     for s in seeds if isinstance(s, dict) and isinstance(s.get("seat"), int))
+    return f"Deck commitment {proof['commitment']} ({proof.get('scheme') or '?'})" + (f"; seeds: {said}" if said else "")
+
+
+def seed_line(revealed: dict[str, Any], proof: dict[str, Any] | None, room: str | None, number: int) -> str:
+    """``Server seed <hex> (matches the commitment), verify with: cardroom verify ...``."""
+    seed = str(revealed["server_seed"])
+    committed = (proof or {}).get("commitment")
+    try:
+        check = " (matches the commitment)" if fairness.commitment(seed) == committed else \
+            " (does NOT match the commitment)"
+    except ValueError:
+        check = " (not a valid seed)"
+    if committed is None:
+        check = ""
+    where = f"--room {room} " if room else ""
+    return f"Server seed {seed}{check}, verify with: cardroom verify {where}--hand {number}"
+
+
+def hand_object(hand: Hand, game: str | None, viewer: int | str | None = VIEW_ALL,
+                room: str | None = None) -> dict[str, Any]:
+    """One hand as one JSON object (``cardroom history --format jsonl``): ``room``, ``game``,
+    ``hand`` (its number), ``time_ms`` and ``time`` (ISO 8601, UTC) of its first entry,
+    ``viewer`` (``"all"``, a seat, or ``None`` for a spectator), ``button``, ``seats``
+    (dealt in, with their stacks before the hand), ``events`` (as the viewer saw them),
+    ``result`` (per seat: the stack after the hand and the chips won or lost; empty for an
+    unfinished hand), ``finished`` and ``fairness`` (:func:`hand_fairness`, or ``None``)."""
+    final: list[int | None] = []
+    for item in hand.events:
+        if item.event.get("type") == "hand_ended":
+            final = list(item.event.get("stacks", []))
+    net = net_results(hand)
+    when = None if hand.started_ms is None else \
+        datetime.fromtimestamp(hand.started_ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return {
+        "room": room,
+        "game": game,
+        "hand": hand.number,
+        "time_ms": hand.started_ms,
+        "time": when,
+        "viewer": viewer,
+        "button": hand.button,
+        "seats": [{"seat": s.seat, "player": s.player, "name": s.name, "stack": s.stack, "bot": s.bot}
+                  for s in hand.seats],
+        "events": [item.event for item in visible_events(hand, viewer)],
+        "result": [{"seat": seat, "stack": final[seat], "net": chips} for seat, chips in net.items()],
+        "finished": hand.finished,
+        "fairness": hand_fairness(hand),
+    }
 
 
 def hand_records(hand: Hand, viewer: int | str | None = VIEW_ALL, room: str | None = None) -> list[dict[str, Any]]:

@@ -5,8 +5,14 @@ embedded Redis of ``--data-dir``: the socket of the one a running server started
 when no server runs, a redis-server started (by :class:`EmbeddedRedis`, as the server
 does) just for this command and stopped after it. The command only reads.
 
+Formats (``--format``): ``text`` (the default: readable lines), ``jsonl`` (one JSON object
+per hand, :func:`server.history.hand_object`; ``json`` is the same), ``pokerstars`` (Hold'em
+rooms only: the PokerStars hand-history layout, :mod:`server.pokerstars`). ``--json`` is
+the older per-event JSON lines (:func:`server.history.hand_records`), kept as it was.
+
 Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room
-or a hand the room does not have.
+or a hand the room does not have (or, for ``pokerstars``, a room that is not Hold'em or
+a hand that is not finished).
 """
 
 from __future__ import annotations
@@ -25,11 +31,21 @@ import redis
 
 from .config import SettingsError, settings_from
 from .games import GAMES
-from .history import VIEW_ALL, Entry, hand_lines, hand_records, select_hands, split_hands
+from .history import (
+    VIEW_ALL,
+    Entry,
+    hand_lines,
+    hand_object,
+    hand_records,
+    select_hands,
+    split_hands,
+)
+from .pokerstars import export_hand
 from .redis_embedded import EmbeddedRedis
 from .store import Keys, unpack
 
 Out = Callable[[str], None]
+FORMATS = ("text", "jsonl", "json", "pokerstars")
 
 
 class HistoryError(Exception):
@@ -54,7 +70,12 @@ def add_command(subparsers: Any) -> None:
     view.add_argument("--as-seat", type=int, default=None, metavar="S",
                       help="show only what seat S saw (its own private cards, nobody else's)")
     view.add_argument("--spectator", action="store_true", help="show only what a spectator saw")
-    p.add_argument("--json", action="store_true", help="print JSON lines (one per event, or per room) instead")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="text (default): readable lines; jsonl (or json): one JSON object per hand, with its "
+                        "fairness proof; pokerstars: Hold'em hands in the PokerStars hand-history layout "
+                        "that hand trackers import")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON lines, one per event (or per room without --room); see also --format jsonl")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--data-dir", default=None,
                        help="data directory of the embedded Redis (default ./data) [env CARDROOM_DATA_DIR]")
@@ -69,7 +90,7 @@ def history_command(args: argparse.Namespace, out: Out = print) -> int:
         _check_args(args)
         with _connect(args) as (client, keys):
             if args.room is None:
-                _list_rooms(client, keys, args.json, out)
+                _list_rooms(client, keys, args.json or args.format in ("jsonl", "json"), out)
             else:
                 _print_room(client, keys, args, out)
     except HistoryError as exc:
@@ -88,6 +109,10 @@ def _check_args(args: argparse.Namespace) -> None:
     if args.room is None and (args.hand is not None or args.last is not None or args.as_seat is not None
                               or args.spectator):
         raise HistoryError("--hand, --last, --as-seat and --spectator need --room", 2)
+    if args.json and args.format not in (None, "text"):
+        raise HistoryError(f"--json and --format {args.format} do not go together", 2)
+    if args.room is None and args.format == "pokerstars":
+        raise HistoryError("--format pokerstars needs --room", 2)
     if args.hand is not None and args.hand < 1:
         raise HistoryError("--hand must be at least 1", 2)
     if args.last is not None and args.last < 1:
@@ -206,6 +231,13 @@ def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: 
             for record in hand_records(hand, viewer, room):
                 out(json.dumps(record, ensure_ascii=False))
         return
+    if args.format in ("jsonl", "json"):
+        for hand in chosen:
+            out(json.dumps(hand_object(hand, snapshot.get("game"), viewer, room), ensure_ascii=False))
+        return
+    if args.format == "pokerstars":
+        _print_pokerstars(snapshot, room, chosen, viewer, args, out)
+        return
     if not chosen:
         out(f"room {room} ({title}) has no hands yet")
         return
@@ -213,4 +245,26 @@ def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: 
         if i:
             out("")
         for line in hand_lines(hand, game, viewer, room, title):
+            out(line)
+
+
+def _print_pokerstars(snapshot: dict[str, Any], room: str, chosen: list[Any],
+                      viewer: int | str | None, args: argparse.Namespace, out: Out) -> None:
+    """Finished Hold'em hands in the PokerStars layout, a blank line between hands (an
+    unfinished hand, the one being played, is left out: it has no result yet)."""
+    if snapshot.get("game") != "holdem":
+        raise HistoryError(f"--format pokerstars is for Hold'em rooms; room {room} plays {snapshot.get('game')}", 2)
+    if args.hand is not None and not chosen[0].finished:
+        raise HistoryError(f"hand {args.hand} of room {room} is not finished", 2)
+    table = (snapshot.get("options") or {}).get("name") or room
+    size = len(snapshot.get("seats") or ()) or None
+    first = True
+    for hand in chosen:
+        if not hand.finished:
+            continue
+        if not first:
+            out("")
+            out("")
+        first = False
+        for line in export_hand(hand, room, table, viewer, size):
             out(line)

@@ -305,3 +305,104 @@ def test_hands_are_cut_at_hand_started_and_each_starts_with_the_stacks_the_last_
     lines = hand_lines(second, game)
     assert lines[0] == "=== Hand 2 (No-limit Texas Hold'em), 1970-01-01 00:00:02 UTC ==="
     assert lines[1] == f"Seats: 0: Alice ({1000 + moved[0]}), 2: Bob ({700 + moved[2]}); button Bob"
+
+
+# --- --format jsonl / text with fairness proofs -------------------------------------------
+
+
+def merged_proof(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the hand's ``hand_started`` and ``hand_ended`` events say of its fairness proof."""
+    from server.history import FAIRNESS_KEYS
+
+    proof: dict[str, Any] = {}
+    for e in events:
+        if e["type"] in ("hand_started", "hand_ended"):
+            proof.update(e.get("fairness") or {})
+    return {**{k: proof.get(k) for k in FAIRNESS_KEYS}, **proof} if proof else None
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+@pytest.mark.parametrize("view", [[], ["--as-seat", "1"], ["--spectator"]])
+async def test_jsonl_is_one_object_per_hand_as_that_viewer_saw_it(make_app, history, game_name, view):
+    played = await play_one_hand(make_app, game_name)
+    room = played["room"]
+    status, out, err = history("--room", room, "--format", "jsonl", *view)
+    assert status == 0, err
+    (hand,) = [json.loads(line) for line in out.splitlines()]
+    viewer = None if view == ["--spectator"] else int(view[1]) if view else "all"
+    stored = hand_events(await stream_events(played["app"], room))
+    assert set(hand) == {"room", "game", "hand", "time_ms", "time", "viewer", "button", "seats", "events", "result",
+                         "finished", "fairness"}
+    assert (hand["room"], hand["game"], hand["hand"], hand["viewer"], hand["finished"]) == (room, game_name, 1, viewer, True)
+    assert hand["time"].endswith("Z") and isinstance(hand["time_ms"], int)
+    assert [(s["seat"], s["name"], s["stack"]) for s in hand["seats"]] == \
+        [(i, f"player{i}", 2000) for i in range(GAMES[game_name].min_players)]
+    assert hand["events"] == [e if viewer == "all" else event_for(e, viewer) for e in stored]
+    final = next(e for e in stored if e["type"] == "hand_ended")["stacks"]
+    assert hand["result"] == [{"seat": s["seat"], "stack": final[s["seat"]], "net": final[s["seat"]] - 2000}
+                              for s in hand["seats"]]
+    assert sum(r["net"] for r in hand["result"]) == 0
+    assert hand["fairness"] == merged_proof(stored)  # what the server published, or null
+
+
+async def test_jsonl_carries_the_hands_fairness_proof_and_older_hands_write_null(redis_url, prefix, history):
+    from engine import fairness
+
+    from .test_pokerstars import SCENARIOS, SERVER_SEED, store_scripted_hand
+
+    spec = SCENARIOS["showdown"]
+    seeds = {0: "alice-seed", 2: "carol_2"}
+    await store_scripted_hand(redis_url, prefix, "r-fair", spec["stacks"], spec["script"], seeds=seeds)
+    await store_scripted_hand(redis_url, prefix, "r-old", spec["stacks"], spec["script"], proof=False)
+    await store_scripted_hand(redis_url, prefix, "r-live", spec["stacks"], spec["script"][:2], finish=False)
+    out = history("--room", "r-fair", "--format", "jsonl")[1]
+    assert history("--room", "r-fair", "--format", "json")[1] == out  # json: the same
+    (hand,) = [json.loads(line) for line in out.splitlines()]
+    proof = hand["fairness"]
+    assert list(proof) == ["scheme", "commitment", "seeds", "deal_order", "deck_size", "server_seed", "next_commitment"]
+    assert proof["scheme"] == "cardroom-v1" and proof["server_seed"] == SERVER_SEED and proof["deck_size"] == 52
+    assert proof["commitment"] == fairness.commitment(SERVER_SEED) != proof["next_commitment"]
+    assert proof["seeds"] == [{"seat": 0, "seed": "alice-seed"}, {"seat": 1, "seed": ""}, {"seat": 2, "seed": "carol_2"}]
+    # the export alone proves the deal: the deck derived from it puts every card seen where it was
+    deck = fairness.derive_deck(proof["server_seed"], hand["room"], hand["hand"], [s["seed"] for s in proof["seeds"]], 52)
+    placed = fairness.layout("holdem", deck, proof["deal_order"])
+    assert {e["seat"]: e["cards"] for e in hand["events"] if e["type"] == "deal"} == placed["hands"]
+    assert [e["board"] for e in hand["events"] if e["type"] == "board"][-1] == placed["board"]
+    # a hand stored before fair deals: null; a hand still being played: no seed yet
+    (old,) = [json.loads(line) for line in history("--room", "r-old", "--format", "jsonl")[1].splitlines()]
+    assert old["fairness"] is None and old["finished"]
+    (live,) = [json.loads(line) for line in history("--room", "r-live", "--format", "jsonl")[1].splitlines()]
+    assert not live["finished"] and live["result"] == []
+    assert live["fairness"]["commitment"] == proof["commitment"] and live["fairness"]["server_seed"] is None
+    # without --room, --format jsonl lists the rooms as --json does
+    assert history("--format", "jsonl")[1] == history("--json")[1]
+
+
+async def test_text_shows_the_commitment_and_the_revealed_seed(redis_url, prefix, history):
+    from engine import fairness
+
+    from .test_pokerstars import SCENARIOS, SERVER_SEED, store_scripted_hand
+
+    spec = SCENARIOS["folds"]
+    await store_scripted_hand(redis_url, prefix, "r-fair", spec["stacks"], spec["script"], seeds={1: "bob"})
+    await store_scripted_hand(redis_url, prefix, "r-old", spec["stacks"], spec["script"], proof=False)
+    status, out, err = history("--room", "r-fair")
+    assert status == 0, err
+    assert history("--room", "r-fair", "--format", "text")[1] == out
+    lines = out.splitlines()
+    assert lines[2] == (f"Deck commitment {fairness.commitment(SERVER_SEED)} (cardroom-v1); "
+                        'seeds: Alice none, Bob "bob", Dave none')
+    ends = next(i for i, line in enumerate(lines) if line.startswith("Hand 1 ends"))
+    assert lines[ends + 1] == (f"Server seed {SERVER_SEED} (matches the commitment), "
+                               "verify with: cardroom verify --room r-fair --hand 1")
+    old = history("--room", "r-old")[1]
+    assert "Deck commitment" not in old and "Server seed" not in old
+
+
+def test_a_revealed_seed_that_does_not_match_its_commitment_is_called_out():
+    from server.history import seed_line
+
+    proof = {"commitment": "00" * 32}
+    assert "(does NOT match the commitment)" in seed_line({"server_seed": "11" * 32}, proof, "r-x", 3)
+    assert "(not a valid seed)" in seed_line({"server_seed": "xyz"}, proof, None, 3)
+    assert seed_line({"server_seed": "11" * 32}, proof, None, 3).endswith("verify with: cardroom verify --hand 3")
