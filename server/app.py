@@ -111,7 +111,8 @@ class App:
             raise RuntimeError(f"Redis at {url} does not answer ({exc})") from None
         self.store = Store(self.clients.main, s.key_prefix, s.grant, observe_write=self.metrics.redis_write.observe,
                            concurrency=s.redis_pool, blocking=self.clients.blocking,
-                           token_seconds=round(s.token_days * 86_400))
+                           token_seconds=round(s.token_days * 86_400), stream_maxlen=s.history_entries,
+                           keep_closed_ms=round(s.keep_closed_days * 86_400_000))
         if not await self.store.ping():
             raise RuntimeError(f"Redis at {url} does not answer")
         from .store.migrate import hash_plaintext_tokens, migrate_legacy_layout

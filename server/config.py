@@ -51,6 +51,8 @@ class Settings:
     idle_timeout: float = 3600.0
     admin_token: str | None = None
     empty_room_minutes: float = 30.0
+    history_entries: int = 10_000
+    keep_closed_days: float = 30.0
 
     def validate(self) -> Settings:
         if not 0 <= self.port <= 65535:
@@ -88,6 +90,10 @@ class Settings:
             raise SettingsError(f"idle_timeout must be 0 (never) or 1..604800 seconds, got {self.idle_timeout}")
         if not 0 <= self.empty_room_minutes <= 525_600:
             raise SettingsError(f"empty_room_minutes must be 0 (never) to 525600, got {self.empty_room_minutes}")
+        if not 100 <= self.history_entries <= 10_000_000:
+            raise SettingsError(f"history_entries must be 100..10000000, got {self.history_entries}")
+        if not 0 <= self.keep_closed_days <= 36_500:
+            raise SettingsError(f"keep_closed_days must be 0 (forever) to 36500, got {self.keep_closed_days}")
         if self.admin_token is not None and len(self.admin_token) < 16:
             raise SettingsError("admin_token must be at least 16 characters")
         if not 0.01 <= self.token_days <= 3650:
@@ -129,6 +135,8 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "idle_timeout": ("--idle-timeout", float, "close a connection silent for this many seconds (default 3600; 0: never)"),
     "admin_token": ("--admin-token", str, "bearer token for /metrics and /admin (default none: /admin off, /metrics loopback only)"),
     "empty_room_minutes": ("--empty-room-minutes", float, "close a room nobody has sat in for this long (default 30; 0: never)"),
+    "history_entries": ("--history-entries", int, "changes kept in each room's event stream, the hand history (default 10000, about 1,000 Hold'em hands)"),
+    "keep_closed_days": ("--keep-closed-days", float, "delete a closed room's snapshot and history this many days after it closed (default 30; 0: keep forever)"),
 }
 
 

@@ -335,6 +335,7 @@ class Directory:
         try:
             await self.store.remove_lobby_entry(room)
             await self.store.publish(self.store.keys.lobby_channel, pack({"closed": room}))
+            await self.store.retire_room(room, self.clock())  # only a closed room leaves the lobby
         except UNAVAILABLE:
             pass  # listed until the next removal: a join answers no_such_room meanwhile
 

@@ -327,6 +327,7 @@ class Node:
             if time.monotonic() - last_sweep >= self._stale_transfer_ms() / 2000:
                 last_sweep = time.monotonic()
                 await self._sweep_transfers()
+                await self.store.forget_expired_rooms(self.clock())
 
         await self._every("scan", lambda: SCAN_SECONDS * random.uniform(0.5, 1.5), step)
 

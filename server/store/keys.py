@@ -24,7 +24,8 @@ token>`` (the player id; the token itself is never stored),  ``players`` and ``r
 (hash: room -> msgpack summary), ``spectators`` (hash: ``"<room> <node>"`` -> count),
 ``nodes`` (sorted set: node -> expiry ms), ``wakeups`` (sorted set: room -> the time
 someone must look at it if its owner is gone), ``transfers`` (sorted set:
-``"<player> <id>"`` -> ms, buy-ins not yet completed, for the sweeper).
+``"<player> <id>"`` -> ms, buy-ins not yet completed, for the sweeper), ``retired``
+(sorted set: closed room -> when its data expires, to take it off ``rooms`` then).
 
 Channels: ``ch:<room>`` carries a room's changes (published by the commit script; the
 owner does not listen to its own), ``ch:<room>:n`` its notices (presence, cash-out
@@ -53,6 +54,7 @@ class Keys:
         self.spectators = p + "spectators"
         self.nodes = p + "nodes"
         self.wakeups = p + "wakeups"
+        self.retired = p + "retired"
         self.transfers = p + "transfers"
         self.lobby_channel = p + "ch:lobby"
         self.migration_lock = p + "migrating"

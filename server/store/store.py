@@ -209,9 +209,12 @@ class Store:
 
     def __init__(self, redis: Any, prefix: str = "cardroom:", grant: int = 10_000,
                  observe_write=None, concurrency: int = 64, blocking: Any = None,
-                 token_seconds: int = 30 * 86_400) -> None:
+                 token_seconds: int = 30 * 86_400, stream_maxlen: int = STREAM_MAXLEN,
+                 keep_closed_ms: int = 30 * 86_400_000) -> None:
         self.redis = redis
         self.token_seconds = token_seconds
+        self.stream_maxlen = stream_maxlen  # entries kept in a room's event stream (trimmed approximately)
+        self.keep_closed_ms = keep_closed_ms  # a closed room's data expires this long after closing (0: never)
         self.blocking = blocking if blocking is not None else redis
         self.keys = Keys(prefix)
         self.grant = grant
@@ -372,7 +375,7 @@ class Store:
         await self.redis.sadd(k.rooms, room)
         done = await self._run(
             "create_room", [k.room(room), k.events(room), k.lease(room)],
-            [node, lease_ms, pack(dict(snapshot)), game, pack(events) if events else b"", STREAM_MAXLEN, granted],
+            [node, lease_ms, pack(dict(snapshot)), game, pack(events) if events else b"", self.stream_maxlen, granted],
         )
         return bool(int(done))
 
@@ -421,7 +424,7 @@ class Store:
         start = time.perf_counter()
         r = await self._commit(
             [k.room(room), k.events(room), k.lease(room)],
-            [token, expected_version, snapshot, ev, STREAM_MAXLEN, granted, k.room_channel(room),
+            [token, expected_version, snapshot, ev, self.stream_maxlen, granted, k.room_channel(room),
              change_header(version, snapshot, ev, answers), answers],
         )
         self._observe_write(time.perf_counter() - start)
@@ -478,6 +481,30 @@ class Store:
             await self.redis.hset(self.keys.lobby, mapping={r: pack(dict(s)) for r, s in summaries.items()})
 
     @_gated
+    @_gated
+    async def retire_room(self, room: str, now_ms: int) -> None:
+        """A closed room: its snapshot and event stream expire after ``keep_closed_ms``
+        (kept until then for its hand histories), and :meth:`forget_expired_rooms` takes
+        it off the room list then."""
+        if not self.keep_closed_ms:
+            return
+        k = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.pexpire(k.room(room), self.keep_closed_ms)
+            pipe.pexpire(k.events(room), self.keep_closed_ms)
+            pipe.zadd(k.retired, {room: now_ms + self.keep_closed_ms})
+            await pipe.execute()
+
+    @_gated
+    async def forget_expired_rooms(self, now_ms: int, limit: int = 500) -> int:
+        """Take rooms whose data expired off the room list; returns how many."""
+        k = self.keys
+        gone = await self.redis.zrangebyscore(k.retired, "-inf", now_ms, start=0, num=limit)
+        if gone:
+            await self.redis.srem(k.rooms, *gone)
+            await self.redis.zrem(k.retired, *gone)
+        return len(gone)
+
     async def remove_lobby_entry(self, room: str) -> None:
         await self.redis.hdel(self.keys.lobby, room)
 

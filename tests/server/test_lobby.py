@@ -352,3 +352,35 @@ async def test_an_empty_room_is_closed_after_a_while_and_keeps_its_history(make_
     assert err["code"] == "no_such_room"
     assert [e["type"] for _, evs in await app.store.room_events(room) for e in evs][-1] == "room_closed"
     await a.close()
+
+
+async def test_a_closed_rooms_data_expires_after_keep_closed_days(make_app):
+    app = await make_app(empty_room_minutes=0.005, keep_closed_days=0.5 / 86_400)  # closes at 0.3 s, kept 0.5 s
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "highcard"}))["room"]
+    await a.expect("event", timeout=10, room=room, event=lambda e: e["type"] == "room_closed")
+    keys, redis = app.store.keys, app.store.redis
+    for _ in range(50):  # kept for a while (its hand history)...
+        if await redis.pttl(keys.room(room)) > 0:
+            break
+        await asyncio.sleep(0.05)
+    assert 0 < await redis.pttl(keys.events(room)) <= 500
+    await asyncio.sleep(0.7)  # ...then gone, and off the room list once the sweeper looks
+    assert not await redis.exists(keys.room(room), keys.events(room))
+    assert await app.store.forget_expired_rooms(app.clock()) in (0, 1)
+    assert not await redis.sismember(keys.rooms, room)
+    await a.close()
+
+
+async def test_the_event_stream_keeps_history_entries_changes(make_app):
+    app = await make_app(history_entries=100, rate=100_000.0, burst=100_000)
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 2}}))["room"]
+    for _ in range(300):  # sit down and stand up: two changes each
+        await a.request({"t": "join", "room": room})
+        await a.request({"t": "leave", "room": room})
+    length = await app.store.redis.xlen(app.store.keys.events(room))
+    assert 100 <= length < 400  # of 600: trimmed (approximately: Redis trims whole stream nodes)
+    await a.close()
