@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "cardroom.msgpack"
 # Requests that are safe to send again after a reconnect (same answer or harmless).
-_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed"})
+_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed", "history"})
 # Errors answering hello that are worth another reconnect attempt.
 _RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
 
@@ -430,6 +430,14 @@ class CardroomClient:
         """Set your client seed for the next hands of ``room`` (default: a fresh random
         one); returns the room snapshot."""
         return await self.request({"t": "set_seed", "room": room, "seed": seed or new_client_seed()})
+
+    async def history(self, room: str, last: int | None = None) -> list[dict[str, Any]]:
+        """Your last hands of ``room`` (default 10, at most 50), as you saw them, each with
+        its fairness proof (``docs/protocol.md``, ``history``)."""
+        msg: dict[str, Any] = {"t": "history", "room": room}
+        if last is not None:
+            msg["last"] = last
+        return (await self.request(msg))["hands"]
 
     async def _reseed(self, room: str) -> None:
         try:

@@ -98,7 +98,7 @@ def split_hands(entries: Iterable[Entry], snapshot_seats: list[dict[str, Any] | 
             if kind == "hand_started":
                 if current is not None:  # a hand whose end was trimmed or never written
                     hands.append(current)
-                dealt = [seats.get(s) or Seat(s, "?", f"seat {s}", 0) for s in event.get("seats", ())]
+                dealt = _dealt(seats, event)
                 current = Hand(event.get("hand_no", len(hands) + 1), event.get("button"), entry.time_ms, dealt)
             elif kind == "joined":
                 seat = Seat(event["seat"], event["player"], event.get("name") or event["player"],
@@ -123,6 +123,20 @@ def split_hands(entries: Iterable[Entry], snapshot_seats: list[dict[str, Any] | 
     if current is not None:
         hands.append(current)
     return hands
+
+
+def _dealt(seats: dict[int, Seat], started: Event) -> list[Seat]:
+    """Who was dealt into a hand: ``hand_started`` names the players (events written
+    before it did: the seats as replayed, which a trimmed stream may get wrong)."""
+    players = started.get("players")
+    dealt = []
+    for i, s in enumerate(started.get("seats", ())):
+        known = seats.get(s)
+        player = players[i] if isinstance(players, list) and i < len(players) else None
+        if known is None or (player is not None and known.player != player):
+            known = Seat(s, player or "?", player or f"seat {s}", 0)
+        dealt.append(known)
+    return dealt
 
 
 def _with_stack(seat: Seat, stack: int) -> Seat:

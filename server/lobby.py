@@ -25,6 +25,7 @@ from .aio import Background
 from .cluster.directory import Directory
 from .config import Settings
 from .gate import Gate
+from .history import Entry, hand_object, split_hands
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
@@ -37,6 +38,7 @@ from .store import UNAVAILABLE, Store
 log = logging.getLogger(__name__)
 
 LOBBY_CACHE_SECONDS = 0.5
+HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
 
 
 JOIN_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
@@ -127,6 +129,8 @@ class Lobby:
                 await self._create_room(session, msg)
             elif isinstance(msg, m.Spectate):
                 await self._spectate(session, msg)
+            elif isinstance(msg, m.History):
+                await self._history(session, msg)
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
@@ -169,6 +173,19 @@ class Lobby:
         if view is None:
             raise ProtocolError("no_such_room", f"no room {room[:64]!r}", "room")
         return view
+
+    async def _history(self, session: Session, msg: m.History) -> None:
+        """The player's last hands of a room (those it was dealt into), each as it saw
+        them: its own cards, nobody else's unless shown."""
+        view = await self._view(msg.room)
+        entries = await self.store.recent_entries(msg.room, HISTORY_ENTRIES)
+        hands = split_hands([Entry(*e) for e in entries])
+        mine = [h for h in hands if h.finished and any(s.player == session.player_id for s in h.seats)]
+        objects = []
+        for hand in mine[-(msg.last or 10):]:
+            seat = next(s.seat for s in hand.seats if s.player == session.player_id)
+            objects.append(hand_object(hand, view.table.game, seat, msg.room))
+        session.send(_with_ref({"t": "history", "room": msg.room, "hands": objects}, msg.ref))
 
     def _leave_watching(self, session: Session, room: str, ref: Any) -> bool:
         """``leave`` from a spectator: stop watching, here (True); a seated player's

@@ -97,12 +97,17 @@ class Act(Message, tag="act"):
     id: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
+class History(Message, tag="history"):
+    room: RoomId
+    last: Annotated[int, Meta(ge=1, le=50)] | None = None
+
+
 class Ping(Message, tag="ping"):
     pass
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           SetSeed, Act, Ping)
+                                           SetSeed, Act, History, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

@@ -29,6 +29,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "ack": "an act was accepted (or had already been accepted): room, action id, version",
     "left": "you left a seat (or stopped watching); pending while your hand is still being played",
     "pong": "reply to ping, with the server clock",
+    "history": "reply to history: your recent hands of a room, as you saw them",
     "error": "a request failed: stable code, message, the request's ref",
 }
 
@@ -39,7 +40,7 @@ ROOM_EVENTS: dict[str, str] = {
     "sat_out": "a seat is sitting out (not dealt in): seat, reason",
     "sat_in": "a seat is back in: seat",
     "leaving": "a seated player asked to leave during a hand: seat",
-    "hand_started": "a new hand: hand number, button seat, seats dealt in",
+    "hand_started": "a new hand: hand number, button seat, seats and players dealt in, fairness proof",
     "timed_out": "a seat's clock ran out and the server acted for it: seat, action",
     "hand_ended": "the hand is over: hand number, final stacks by seat",
     "rebuy": "a busted (or too short) bot seat bought in again with newly granted chips: seat, player, amount, stack",

@@ -367,7 +367,8 @@ def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
     table.button = button
     table.hand_no += 1
     table.next_hand_ms = None
-    started: Event = {"type": "hand_started", "hand_no": table.hand_no, "button": button, "seats": ready}
+    started: Event = {"type": "hand_started", "hand_no": table.hand_no, "button": button, "seats": ready,
+                      "players": [table.seats[i].player for i in ready]}  # type: ignore[union-attr]
     table.fair = None
     if fair is not None:
         table.fair = dict(fair, deal_order=fairness.deal_order(game.name, table.hand, deck))

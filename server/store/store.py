@@ -458,6 +458,13 @@ class Store:
         return await self.redis.hget(self.keys.room(room), "snap")
 
     @_gated
+    @_gated
+    async def recent_entries(self, room: str, count: int) -> list[tuple[str, int, list[dict[str, Any]]]]:
+        """The last ``count`` entries of the room's event stream, oldest first:
+        ``(stream id, version, events)``."""
+        entries = await self.redis.xrevrange(self.keys.events(room), count=count)
+        return [(_text(sid), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in reversed(entries)]
+
     async def room_events(self, room: str) -> list[tuple[int, list[dict[str, Any]]]]:
         """The room's whole event stream (hand histories, tests)."""
         entries = await self.redis.xrange(self.keys.events(room))

@@ -223,3 +223,5 @@ async def test_the_sdk_sends_a_fresh_client_seed_on_join_and_after_every_hand(se
         second = await asyncio.wait_for(hand_started(a, 2), 5)
         again = [s["seed"] for s in second["fairness"]["seeds"]]
         assert all(len(s) == 22 for s in again) and not set(again) & set(seeds)
+        (played,) = await b.history(room)
+        assert played["hand"] == 1 and played["fairness"]["seeds"] == first["fairness"]["seeds"]

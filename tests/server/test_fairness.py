@@ -257,3 +257,39 @@ async def test_cardroom_verify_checks_a_stored_and_an_exported_hand(make_app, re
     assert "✘" in capsys.readouterr().out
     (tmp_path / "junk.json").write_text("not json")
     assert main(["verify", "--file", str(tmp_path / "junk.json")]) == 2
+
+
+# --- the history message ----------------------------------------------------------------------
+
+async def test_history_gives_a_player_its_own_hands_as_it_saw_them(make_app):
+    app = await make_app(games=GAMES, deck=None)
+    room, clients, _ = await seat_players(app, "holdem", {"between_hands_seconds": 0.1})
+    await play_out(app, "holdem", room, clients)
+    await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_started" and e["hand_no"] == 2)
+    await play_out(app, "holdem", room, clients)
+    await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_ended" and e["hand_no"] == 2)
+    reply = await clients[0].request({"t": "history", "room": room})
+    assert reply["t"] == "history" and [h["hand"] for h in reply["hands"]] == [1, 2]
+    for hand in reply["hands"]:
+        assert hand["viewer"] == 0 and hand["fairness"]["server_seed"]
+        deals = [e for e in hand["events"] if e["type"] == "deal"]
+        assert [d["seat"] for d in deals if "cards" in d] == [0]  # only my own hole cards
+        assert verify_hand("holdem", room, hand["events"]).ok
+    assert [h["hand"] for h in (await clients[1].request({"t": "history", "room": room, "last": 1}))["hands"]] == [2]
+    stranger = await Client.connect(app.ws_url)
+    await stranger.hello("stranger")
+    assert (await stranger.request({"t": "history", "room": room}))["hands"] == []
+    bad = await stranger.request({"t": "history", "room": room, "last": 0})
+    assert (bad["code"], bad["field"]) == ("bad_message", "last")
+    assert (await stranger.request({"t": "history", "room": "r-none"}))["code"] == "no_such_room"
+
+
+async def test_history_never_gives_a_seats_earlier_hands_to_its_next_occupant(make_app):
+    app = await make_app(games=GAMES, deck=None)
+    room, clients, _ = await seat_players(app, "holdem")
+    await play_out(app, "holdem", room, clients)
+    assert (await clients[1].request({"t": "leave", "room": room}))["pending"] is False
+    newcomer = await Client.connect(app.ws_url)
+    await newcomer.hello("newcomer")
+    assert (await newcomer.request({"t": "join", "room": room, "seat": 1}))["your_seat"] == 1
+    assert (await newcomer.request({"t": "history", "room": room}))["hands"] == []
