@@ -315,16 +315,16 @@ class Lobby:
 
     async def _push_lobby(self) -> None:
         self._push_scheduled = False
-        watchers = [s for s in self.sessions if s.watch_lobby]
+        # each watcher's filter read once: a list_rooms may change it while we await
+        watchers = [(s, None if s.watch_lobby is True else s.watch_lobby) for s in self.sessions if s.watch_lobby]
         if not watchers:
             return
         try:
-            messages = {g: await self.rooms_message(g) for g in {None if s.watch_lobby is True else s.watch_lobby
-                                                                 for s in watchers}}
+            messages = {g: await self.rooms_message(g) for g in {g for _, g in watchers}}
         except UNAVAILABLE:
             return
-        for s in watchers:
-            s.send(messages[None if s.watch_lobby is True else s.watch_lobby])
+        for s, g in watchers:
+            s.send(messages[g])
 
     async def stop(self) -> None:
         self.stopping = True

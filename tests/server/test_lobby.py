@@ -384,3 +384,21 @@ async def test_the_event_stream_keeps_history_entries_changes(make_app):
     length = await app.store.redis.xlen(app.store.keys.events(room))
     assert 100 <= length < 400  # of 600: trimmed (approximately: Redis trims whole stream nodes)
     await a.close()
+
+
+async def test_a_lobby_watcher_changing_its_filter_during_a_push_gets_a_list(app, connect):
+    """A list_rooms with another game may arrive while the push awaits the room list
+    (found by the fuzz soak: the push failed with a KeyError for the new filter)."""
+    a = await connect("alice")
+    await a.request({"t": "list_rooms", "watch": True})
+    session = next(s for s in app.sessions if s.player_id == a.player)
+    real = app.lobby.rooms_message
+
+    async def slow(game):
+        session.watch_lobby = "highcard"  # changed while the push awaits
+        return await real(game)
+
+    app.lobby.rooms_message = slow
+    a.drain()
+    await app.lobby._push_lobby()
+    assert (await a.expect("rooms"))["t"] == "rooms"
