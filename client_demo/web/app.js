@@ -8,6 +8,7 @@ import { Connection, forgetToken, storedToken } from "./net.js";
 import { h, clear, chips } from "./dom.js";
 import { Lobby, detectCjkFont } from "./lobby.js";
 import { TableScreen } from "./table.js";
+import { freshSeed } from "./verify.js";
 
 const conn = new Connection();
 
@@ -142,7 +143,7 @@ export const app = {
   },
 
   async join(roomId, seat = null) {
-    const msg = { t: "join", room: roomId };
+    const msg = { t: "join", room: roomId, seed: freshSeed(roomId) };
     if (seat !== null) msg.seat = seat;
     if (store.codes.has(roomId)) msg.code = store.codes.get(roomId);
     try {
@@ -233,12 +234,28 @@ conn.on("room", (snap) => {
   if (prev && prev.version > snap.version) return; // an older snapshot arriving late
   if (snap.code) store.codes.set(snap.room, snap.code);
   store.snaps.set(snap.room, snap);
+  table.onSnapshot(snap);
   if (store.current === snap.room) table.render(main, snap);
 });
 
 conn.on("event", (msg) => {
-  table.onEvent(msg.room, msg.event, store.snaps.get(msg.room));
+  const snap = store.snaps.get(msg.room);
+  table.onEvent(msg.room, msg.event, snap);
+  if (msg.event.type === "hand_ended" && snap && snap.your_seat !== null && store.seated.has(msg.room)) newSeed(msg.room);
 });
+
+/**
+ * A fresh client seed for the next hand of a room where we sit (docs/fairness.md): a seed
+ * the server could not know when it committed to its own. Only errors are shown.
+ */
+let seedsUnsupported = false;
+function newSeed(roomId) {
+  if (seedsUnsupported) return;
+  conn.request({ t: "set_seed", room: roomId, seed: freshSeed(roomId) }, { quiet: true }).catch((err) => {
+    if (err.code === "unknown_type") seedsUnsupported = true; // a server without client seeds
+    else if (err.code !== "disconnected" && err.code !== "offline" && err.code !== "not_seated") showError(err);
+  });
+}
 
 conn.on("left", (msg) => {
   if (msg.wallet !== undefined && msg.wallet !== null) store.wallet = msg.wallet;

@@ -8,6 +8,7 @@ import holdem from "./holdem.js";
 import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
 import { shortTitle } from "./lobby.js";
+import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
 
 const GAMES = { holdem, zhajinhua, doudizhu };
 const RING = 2 * Math.PI * 27; // circumference of the clock ring (r = 27 in a 60x60 box)
@@ -159,7 +160,8 @@ export class TableScreen {
         h("div", { class: "table-name" }, readable(snap.name)),
         h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
           snap.hand_no ? ` · hand #${snap.hand_no}` : ""),
-        snap.code ? this.invitation(snap) : null),
+        snap.code ? this.invitation(snap) : null,
+        fairNode(ctx)),
       h("div", { class: "table-buttons" }, right));
   }
 
@@ -256,9 +258,15 @@ export class TableScreen {
 
   // --- events -----------------------------------------------------------------------------
 
+  /** Every snapshot of a room this page follows, shown or not (the fairness record). */
+  onSnapshot(snap) {
+    trackSnapshot(this.uiFor(snap.room), snap);
+  }
+
   onEvent(roomId, ev, snap) {
     if (!snap) return;
     const ctx = this.context(snap);
+    trackEvent(ctx.ui, snap, ev);
     let line = null;
     let cls = "";
     if (ev.type === "hand_started") { ctx.ui.expectHand = ev.hand_no; ctx.ui.acts = {}; }

@@ -1,0 +1,367 @@
+// Provably fair deals, scheme cardroom-v1 (docs/fairness.md): the browser's side.
+//
+// Before a hand the server publishes sha256(server_seed) (the commitment); the deck is a
+// Fisher–Yates shuffle driven by HMAC-SHA256(server_seed, "cardroom-v1|room|hand|seeds|n");
+// after the hand the server reveals its seed. verifyHand() recomputes the deck here, in the
+// page, and checks every card this browser saw against it. engine/fairness.py is the
+// Python twin; both reproduce the worked example of docs/fairness.md.
+//
+// Web Crypto (crypto.subtle) does the hashing. It exists only in secure contexts (https,
+// or http on localhost); a page opened over plain http from another machine falls back to
+// the small SHA-256 below, so Verify works there too.
+
+import { cardText } from "./cards.js";
+
+export const SCHEME = "cardroom-v1";
+const TWO32 = 2 ** 32;
+const SEED_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const HEX64_RE = /^[0-9a-fA-F]{64}$/;
+
+// --- bytes and hashes ----------------------------------------------------------------------
+
+function seedBytes(serverSeedHex) {
+  if (typeof serverSeedHex !== "string" || !HEX64_RE.test(serverSeedHex)) {
+    throw new Error("a server seed is 64 hex digits (32 bytes)");
+  }
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(serverSeedHex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function toHex(bytes) {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function subtle() {
+  return (globalThis.crypto && globalThis.crypto.subtle) || null;
+}
+
+async function sha256(bytes) {
+  const s = subtle();
+  return s ? new Uint8Array(await s.digest("SHA-256", bytes)) : sha256js(bytes);
+}
+
+/** An HMAC-SHA256 signer keyed by `key`: (message bytes) => Promise<32 bytes>. */
+async function hmacSigner(key) {
+  const s = subtle();
+  if (s) {
+    const k = await s.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    return async (msg) => new Uint8Array(await s.sign("HMAC", k, msg));
+  }
+  return async (msg) => hmacjs(key, msg);
+}
+
+// SHA-256 (FIPS 180-4) for pages without crypto.subtle. Plain 32-bit arithmetic (>>> 0).
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+export function sha256js(data) {
+  const bytes = new Uint8Array(data);
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 0x80;
+  const bits = bytes.length * 8;
+  const dv = new DataView(padded.buffer);
+  dv.setUint32(padded.length - 8, Math.floor(bits / TWO32));
+  dv.setUint32(padded.length - 4, bits % TWO32);
+  const hs = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const w = new Uint32Array(64);
+  const rot = (x, n) => (x >>> n) | (x << (32 - n));
+  for (let off = 0; off < padded.length; off += 64) {
+    for (let t = 0; t < 16; t++) w[t] = dv.getUint32(off + 4 * t);
+    for (let t = 16; t < 64; t++) {
+      const s0 = rot(w[t - 15], 7) ^ rot(w[t - 15], 18) ^ (w[t - 15] >>> 3);
+      const s1 = rot(w[t - 2], 17) ^ rot(w[t - 2], 19) ^ (w[t - 2] >>> 10);
+      w[t] = (w[t - 16] + s0 + w[t - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, hh] = hs;
+    for (let t = 0; t < 64; t++) {
+      const t1 = (hh + (rot(e, 6) ^ rot(e, 11) ^ rot(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
+      const t2 = ((rot(a, 2) ^ rot(a, 13) ^ rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    [a, b, c, d, e, f, g, hh].forEach((x, i) => { hs[i] = (hs[i] + x) >>> 0; });
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  hs.forEach((x, i) => ov.setUint32(4 * i, x));
+  return out;
+}
+
+export function hmacjs(key, msg) {
+  let k = new Uint8Array(key);
+  if (k.length > 64) k = sha256js(k);
+  const ipad = new Uint8Array(64 + msg.length);
+  const opad = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) {
+    ipad[i] = (k[i] || 0) ^ 0x36;
+    opad[i] = (k[i] || 0) ^ 0x5c;
+  }
+  ipad.set(new Uint8Array(msg), 64);
+  opad.set(sha256js(ipad), 64);
+  return sha256js(opad);
+}
+
+// --- the scheme ----------------------------------------------------------------------------
+
+/** sha256 of the seed's 32 bytes, lowercase hex: what the server publishes before the deal. */
+export async function commitment(serverSeedHex) {
+  return toHex(await sha256(seedBytes(serverSeedHex)));
+}
+
+/** The HMAC message of block `counter` (client seeds in seat order, "" for none). */
+export function message(room, handNo, clientSeeds, counter) {
+  return `${SCHEME}|${room}|${handNo}|${clientSeeds.join(",")}|${counter}`;
+}
+
+/** A player's seed: 1 to 64 characters of A-Z a-z 0-9 _ -. */
+export function isClientSeed(seed) {
+  return typeof seed === "string" && SEED_RE.test(seed);
+}
+
+/**
+ * The hand's deck: card ids 0..size-1 in the order they are dealt from.
+ * Fisher–Yates from the back; each swap index is the next stream number u below
+ * 2^32 - 2^32 mod n (rejection sampling, so u mod n is uniform), taken mod n.
+ */
+export async function deriveDeck(serverSeedHex, room, handNo, clientSeeds, size) {
+  for (const s of clientSeeds) {
+    if (s !== "" && !isClientSeed(s)) throw new Error(`not a client seed: ${JSON.stringify(s)}`);
+  }
+  const sign = await hmacSigner(seedBytes(serverSeedHex));
+  const encoder = new TextEncoder();
+  let counter = 0;
+  let block = null;
+  let pos = 8;
+  const next = async () => {
+    if (pos === 8) {
+      block = new DataView((await sign(encoder.encode(message(room, handNo, clientSeeds, counter)))).buffer);
+      counter += 1;
+      pos = 0;
+    }
+    const u = block.getUint32(4 * pos); // big-endian, unsigned: 0 .. 2^32-1 as a plain number
+    pos += 1;
+    return u;
+  };
+  const deck = Array.from({ length: size }, (_, i) => i);
+  for (let i = size - 1; i >= 1; i--) {
+    const n = i + 1;
+    const limit = TWO32 - (TWO32 % n);
+    let u = await next();
+    while (u >= limit) u = await next();
+    const j = u % n;
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/**
+ * Where each game's dealing rule puts the cards of `deck` (`dealOrder`: the dealt seats in
+ * the order they receive cards): {hands: {seat: [cards]}, board (holdem), bottom (doudizhu)}.
+ */
+export function layout(game, deck, dealOrder) {
+  const n = dealOrder.length;
+  const hands = {};
+  if (game === "holdem") {
+    dealOrder.forEach((s, i) => { hands[s] = [deck[i], deck[n + i]]; });
+    const rest = deck.slice(2 * n);
+    return { hands, board: [rest[1], rest[2], rest[3], rest[5], rest[7]] };
+  }
+  if (game === "zhajinhua") {
+    dealOrder.forEach((s, i) => { hands[s] = [deck[i], deck[n + i], deck[2 * n + i]]; });
+    return { hands };
+  }
+  if (game === "doudizhu") {
+    for (const s of dealOrder) hands[s] = [];
+    for (let k = 0; k < 51; k++) hands[dealOrder[k % 3]].push(deck[k]);
+    return { hands, bottom: deck.slice(51, 54) };
+  }
+  throw new Error(`no dealing rule for ${game}`);
+}
+
+// --- what a viewer saw ---------------------------------------------------------------------
+
+/**
+ * The cards an event of the hand shows this viewer, as "seen" entries {seat, cards, kind}:
+ * kinds "dealt" (own cards), "shown" (showdown, compare), "board" (the whole board so far,
+ * in order), "bottom" (Dou Dizhu; seat = the landlord), "played", "left" (Dou Dizhu's cards
+ * left in a hand at the end). Events filtered for another viewer lack the cards: nothing.
+ */
+export function seenFromEvent(game, ev) {
+  const out = [];
+  const add = (seat, cards, kind) => {
+    if (Array.isArray(cards) && cards.length) out.push({ seat: seat ?? null, cards: [...cards], kind });
+  };
+  const hands = (list, kind) => { for (const x of list || []) add(x.seat, x.cards, kind); };
+  switch (`${game}:${ev.type}`) {
+    case "holdem:deal": add(ev.seat, ev.cards, "dealt"); break;
+    case "holdem:board": add(null, ev.board || ev.cards, "board"); break;
+    case "holdem:showdown": hands(ev.hands, "shown"); break;
+    case "zhajinhua:look": add(ev.seat, ev.cards, "dealt"); break;
+    case "zhajinhua:compare_reveal": hands(ev.hands, "shown"); break;
+    case "zhajinhua:showdown": hands(ev.hands, "shown"); break;
+    case "doudizhu:deal": add(ev.seat, ev.cards, "dealt"); break;
+    case "doudizhu:landlord": add(ev.seat, ev.bottom, "bottom"); break;
+    case "doudizhu:play": add(ev.seat, ev.cards, "played"); break;
+    case "doudizhu:hand_over": (ev.hands || []).forEach((cards, seat) => add(seat, cards, "left")); break;
+    default: break;
+  }
+  return out;
+}
+
+/** The cards a `room` snapshot's view shows its viewer (after a reload, events are gone). */
+export function seenFromView(game, view, mySeat) {
+  const out = [];
+  if (!view) return out;
+  const add = (seat, cards, kind) => {
+    if (Array.isArray(cards) && cards.length) out.push({ seat: seat ?? null, cards: [...cards], kind });
+  };
+  if (game === "holdem") {
+    if (mySeat !== null && mySeat !== undefined) add(mySeat, view.hole, "dealt");
+    add(null, view.board, "board");
+    for (const s of view.seats || []) if (s) add(s.seat, s.cards, "shown");
+  } else if (game === "zhajinhua") {
+    for (const s of view.seats || []) if (s) add(s.seat, s.cards, s.seat === mySeat ? "dealt" : "shown");
+  } else if (game === "doudizhu") {
+    if (view.landlord !== null && view.landlord !== undefined) add(view.landlord, view.bottom, "bottom");
+    if (view.you !== null && view.you !== undefined) add(view.you, view.hand, "held");
+    for (const m of view.history || []) if (m && m.type === "play") add(m.seat, m.cards, "played");
+    const r = view.result;
+    if (r && Array.isArray(r.hands)) r.hands.forEach((cards, seat) => add(seat, cards, "left"));
+  }
+  return out;
+}
+
+// --- checking a hand -----------------------------------------------------------------------
+
+const VERB = {
+  dealt: "was dealt", held: "held", shown: "showed", played: "played", left: "was left holding",
+};
+const STREET_NAMES = ["the first flop card", "the second flop card", "the third flop card", "the turn", "the river"];
+
+function seatLabel(name, seat) {
+  return name ? name(seat) : `seat ${seat}`;
+}
+
+/** Where the layout puts card `c`, as a clause ("the deck gives it to seat 1", "it is the turn"). */
+function whereIs(c, lay, name) {
+  for (const [seat, cards] of Object.entries(lay.hands)) {
+    if (cards.includes(c)) return `the deck gives it to ${seatLabel(name, Number(seat))}`;
+  }
+  if (lay.board && lay.board.includes(c)) return `it is ${STREET_NAMES[lay.board.indexOf(c)]}`;
+  if (lay.bottom && lay.bottom.includes(c)) return "the deck puts it in the bottom";
+  return "the deck burns it or never deals it";
+}
+
+function short(hex) {
+  return `${String(hex).slice(0, 8)}…`;
+}
+
+/**
+ * Check a finished hand against its published commitment and the revealed seed.
+ *
+ * `fairness`: the `fairness` of the hand's hand_started event; `reveal`: the `fairness` of
+ * its hand_ended event (or anything with `server_seed`); `seen`: entries
+ * {seat|null, cards, kind} (see seenFromEvent). Optional: `name(seat)` for the reasons'
+ * wording, and `mine` = {seat, seeds} (the seeds this browser sent for that seat) to check
+ * that the deal used one of them.
+ * Resolves to {ok, reason}; never rejects.
+ */
+export async function verifyHand({ game, room, handNo, fairness, reveal, seen = [], name = null, mine = null }) {
+  const fail = (reason) => ({ ok: false, reason });
+  try {
+    if (!fairness || !fairness.commitment) return fail("this hand carries no fairness commitment");
+    if (fairness.scheme !== SCHEME) return fail(`unknown fairness scheme ${JSON.stringify(fairness.scheme)}`);
+    const seed = reveal && reveal.server_seed;
+    if (!seed) return fail("the server has not revealed its seed for this hand yet");
+    if (!HEX64_RE.test(seed)) return fail("the revealed server seed is not 64 hex digits");
+    if (reveal.commitment && reveal.commitment !== fairness.commitment) {
+      return fail(`the commitment at the end of the hand (${short(reveal.commitment)}) is not the one published at the deal (${short(fairness.commitment)})`);
+    }
+    const hash = await commitment(seed);
+    if (hash !== String(fairness.commitment).toLowerCase()) {
+      return fail(`the revealed server seed hashes to ${short(hash)}, not to the commitment ${short(fairness.commitment)} published before the deal`);
+    }
+    const seeds = (fairness.seeds || []).map((s) => s.seed ?? "");
+    if (mine && mine.seeds && mine.seeds.length) {
+      const entry = (fairness.seeds || []).find((s) => s.seat === mine.seat);
+      if (entry && !mine.seeds.includes(entry.seed)) {
+        return fail(`the deal used the seed ${JSON.stringify(entry.seed)} for your seat, not one this browser sent`);
+      }
+    }
+    const size = fairness.deck_size || (game === "doudizhu" ? 54 : 52);
+    const deck = await deriveDeck(seed, room, handNo, seeds, size);
+    const lay = layout(game, deck, fairness.deal_order || []);
+    const checked = new Set();
+
+    // Dou Dizhu: the landlord's hand also holds the bottom.
+    let landlord = null;
+    for (const e of seen) {
+      if (e.kind !== "bottom") continue;
+      const want = [...lay.bottom].sort((a, b) => a - b);
+      const got = [...e.cards].sort((a, b) => a - b);
+      for (const c of e.cards) {
+        checked.add(c);
+        if (!lay.bottom.includes(c)) return fail(`the bottom had ${cardText(c)}, but ${whereIs(c, lay, name)}`);
+      }
+      if (got.join() !== want.join()) return fail(`the bottom was ${got.map(cardText).join(" ")}, but the deck's bottom is ${want.map(cardText).join(" ")}`);
+      if (e.seat !== null && e.seat !== undefined) landlord = e.seat;
+    }
+    for (const e of seen) {
+      if (e.kind === "bottom") continue;
+      if (e.kind === "board") {
+        const board = lay.board || [];
+        for (let i = 0; i < e.cards.length; i++) {
+          const c = e.cards[i];
+          checked.add(c);
+          if (board[i] !== c) {
+            const place = STREET_NAMES[i] || `board card ${i + 1}`;
+            return fail(`the board had ${cardText(c)} as ${place}, but the deck deals ${board[i] === undefined ? "nothing" : cardText(board[i])} there`);
+          }
+        }
+        continue;
+      }
+      const seat = e.seat;
+      const dealt = lay.hands[seat];
+      const label = seatLabel(name, seat);
+      if (!dealt) return fail(`${label} ${VERB[e.kind] || "had"} ${cardsList(e.cards)}, but the deal gave that seat no cards`);
+      const allowed = new Set(dealt);
+      if (game === "doudizhu" && seat === landlord) for (const c of lay.bottom) allowed.add(c);
+      for (const c of e.cards) {
+        checked.add(c);
+        if (!allowed.has(c)) {
+          return fail(`${label} ${VERB[e.kind] || "had"} ${cardText(c)}, which the deck does not deal to ${label}: ${whereIs(c, lay, name)}`);
+        }
+      }
+    }
+    const n = checked.size;
+    return {
+      ok: true,
+      reason: `${n} card${n === 1 ? "" : "s"} you saw match${n === 1 ? "es" : ""} the deck committed as ${short(fairness.commitment)}`,
+      cards: n,
+    };
+  } catch (err) {
+    return fail(`could not check the hand: ${err && err.message ? err.message : err}`);
+  }
+}
+
+function cardsList(cards) {
+  return (cards || []).map(cardText).join(" ");
+}
+
+/** A fresh client seed: 16 random bytes as 22 characters of base64url. */
+export function newClientSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

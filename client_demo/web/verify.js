@@ -1,0 +1,168 @@
+// The table's "provably fair" line: the commitment of the hand being played and, once a
+// hand is over, a Verify button that checks it in the page (fairness.js) against what this
+// browser saw of it. Kept per room in the table's UI state: the current hand and the one
+// before, so the last hand can still be checked while the next one is dealt.
+//
+// Client seeds: the page sends a fresh random seed with every join and after every hand
+// (app.js); the seeds sent are remembered per room (localStorage, shared by the tabs of
+// this player) so that Verify can also check that the deal used one of them.
+
+import { h } from "./dom.js";
+import { newClientSeed, seenFromEvent, seenFromView, verifyHand } from "./fairness.js";
+
+const SEEDS_KEY = "cardroom.seeds";
+const SEEDS_PER_ROOM = 8;
+const ROOMS_KEPT = 20;
+
+function loadSeeds() {
+  try { return JSON.parse(localStorage.getItem(SEEDS_KEY) || "{}") || {}; } catch (err) { return {}; }
+}
+
+/** The seeds this player's browsers sent for `room`, newest last. */
+export function sentSeeds(room) {
+  const all = loadSeeds();
+  return Array.isArray(all[room]) ? all[room] : [];
+}
+
+/** A fresh client seed for `room`, remembered before it is sent. */
+export function freshSeed(room) {
+  const seed = newClientSeed();
+  const all = loadSeeds();
+  const list = (Array.isArray(all[room]) ? all[room] : []).concat(seed).slice(-SEEDS_PER_ROOM);
+  delete all[room];
+  all[room] = list; // most recently used room last
+  const rooms = Object.keys(all);
+  for (const r of rooms.slice(0, Math.max(0, rooms.length - ROOMS_KEPT))) delete all[r];
+  try { localStorage.setItem(SEEDS_KEY, JSON.stringify(all)); } catch (err) { /* private mode: not remembered */ }
+  return seed;
+}
+
+function state(ui) {
+  if (!ui.fair) ui.fair = { current: null, previous: null };
+  return ui.fair;
+}
+
+function newRecord(snap, handNo, fairness, mySeat) {
+  const { server_seed: serverSeed, ...published } = fairness;
+  return {
+    room: snap.room, game: snap.game, handNo, fairness: published,
+    reveal: serverSeed ? { server_seed: serverSeed, commitment: published.commitment } : null,
+    seen: [], viewSeen: [], mySeat: mySeat ?? null,
+    events: [], // the hand's events as this page received them (for "Save"), when it saw them all
+    // seeds this browser had sent for the room when the hand was dealt (none: not checked)
+    mySeeds: mySeat === null || mySeat === undefined ? [] : sentSeeds(snap.room),
+    result: null, busy: false,
+  };
+}
+
+function start(fs, rec) {
+  if (fs.current && fs.current.handNo !== rec.handNo) fs.previous = fs.current;
+  fs.current = rec;
+}
+
+function recordFor(fs, handNo) {
+  if (fs.current && fs.current.handNo === handNo) return fs.current;
+  if (fs.previous && fs.previous.handNo === handNo) return fs.previous;
+  return null;
+}
+
+/** An event of the room: a hand's commitment, the cards it shows, the reveal. */
+export function trackEvent(ui, snap, ev) {
+  const fs = state(ui);
+  if (ev.type === "hand_started") {
+    if (ev.fairness) {
+      const rec = newRecord(snap, ev.hand_no, ev.fairness, snap.your_seat);
+      rec.events.push(ev);
+      start(fs, rec);
+    }
+    return;
+  }
+  const rec = fs.current;
+  if (!rec || rec.reveal) return;
+  if (rec.events.length) rec.events.push(ev);
+  if (ev.type === "hand_ended") {
+    if (ev.hand_no === rec.handNo && ev.fairness && ev.fairness.server_seed) rec.reveal = ev.fairness;
+    return;
+  }
+  rec.seen.push(...seenFromEvent(rec.game, ev));
+}
+
+/** A `room` snapshot: picks up a hand the page did not see start (a reload) and its reveal. */
+export function trackSnapshot(ui, snap) {
+  const fs = state(ui);
+  const hand = snap.fairness && snap.fairness.hand;
+  if (!hand || !hand.commitment || !snap.hand_no) return;
+  let rec = recordFor(fs, snap.hand_no);
+  if (!rec) {
+    if (fs.current && fs.current.handNo > snap.hand_no) return;
+    rec = newRecord(snap, snap.hand_no, hand, snap.your_seat);
+    start(fs, rec);
+  }
+  if (!rec.reveal && hand.server_seed) rec.reveal = { server_seed: hand.server_seed, commitment: hand.commitment };
+  if (rec === fs.current) rec.viewSeen = seenFromView(snap.game, snap.view, snap.your_seat);
+}
+
+async function runVerify(rec, name, rerender) {
+  if (rec.busy) return;
+  rec.busy = true;
+  rec.result = null;
+  rerender();
+  const mine = rec.mySeat !== null && rec.mySeeds.length ? { seat: rec.mySeat, seeds: rec.mySeeds } : null;
+  rec.result = await verifyHand({
+    game: rec.game, room: rec.room, handNo: rec.handNo, fairness: rec.fairness, reveal: rec.reveal,
+    seen: rec.seen.concat(rec.viewSeen), name, mine,
+  });
+  rec.busy = false;
+  rerender();
+}
+
+/** Download the hand as this page saw it, for `cardroom verify --file` (docs/fairness.md). */
+function save(rec) {
+  const text = JSON.stringify({ room: rec.room, game: rec.game, hand: rec.handNo, events: rec.events });
+  const url = URL.createObjectURL(new Blob([text + "\n"], { type: "application/json" }));
+  const a = h("a", { href: url, download: `cardroom-${rec.room}-hand-${rec.handNo}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function short(hex) {
+  return `${hex.slice(0, 8)}…`;
+}
+
+/** The fairness line of the table's top bar, or null when the server publishes nothing. */
+export function fairNode(ctx) {
+  const fs = state(ctx.ui);
+  const { snap } = ctx;
+  const parts = [];
+  const cur = fs.current;
+  const live = cur && !cur.reveal && snap.playing && cur.handNo === snap.hand_no ? cur : null;
+  if (live) {
+    const full = live.fairness.commitment;
+    const open = ctx.ui.fairOpen === full;
+    parts.push(h("button", { type: "button", class: "fair-commit", "data-testid": "commitment", "data-commitment": full,
+      title: `Deck committed before the deal: sha256 of the server's seed = ${full}. The seed is revealed when the hand ends. Click to ${open ? "hide" : "show"} the whole hash.`,
+      onclick: () => { ctx.ui.fairOpen = open ? null : full; ctx.rerender(); } },
+    "Deck committed: ", h("code", {}, open ? full : short(full))));
+  }
+  // the hand to verify: the last one revealed (the current one once over, else the one before)
+  const done = cur && cur.reveal ? cur : fs.previous && fs.previous.reveal ? fs.previous : null;
+  if (done) {
+    const r = done.result;
+    parts.push(h("span", { class: "fair-verify" },
+      h("button", { type: "button", class: "btn ghost small", "data-testid": "verify", "data-hand": done.handNo,
+        disabled: done.busy,
+        title: `Recompute hand #${done.handNo}'s deck from the revealed seed and check every card you saw`,
+        onclick: () => runVerify(done, ctx.name, ctx.rerender) },
+      done.busy ? "Verifying…" : `Verify hand #${done.handNo}`),
+      done.events.length ? h("button", { type: "button", class: "btn ghost small", "data-testid": "save-hand",
+        title: `Save hand #${done.handNo} as you saw it (JSON), to check with: cardroom verify --file`,
+        onclick: () => save(done) }, "Save") : null,
+      r ? h("span", { class: `fair-result ${r.ok ? "ok" : "bad"}`, "data-testid": "verify-result",
+        "data-ok": r.ok ? "1" : "0", "data-hand": done.handNo, title: r.reason },
+      r.ok ? `✔ Verified: ${r.reason}` : `✘ ${r.reason}`) : null));
+  }
+  if (!parts.length) return null;
+  return h("div", { class: "fair-line small", "data-testid": "fairness" }, parts);
+}
