@@ -426,6 +426,18 @@ class CardroomClient:
             msg["code"] = self.codes[room] = code
         return await self.request(msg)
 
+    async def quick_match(self, game: str, stake: int | None = None, seats: int | None = None,
+                          buy_in: int | None = None) -> dict[str, Any]:
+        """Sit down at an open table of ``game`` that fits (or a new one); returns the
+        room snapshot, as :meth:`join` does."""
+        msg: dict[str, Any] = {"t": "quick_match", "game": game}
+        for key, value in (("stake", stake), ("seats", seats), ("buy_in", buy_in)):
+            if value is not None:
+                msg[key] = value
+        if self.fair_seeds:
+            msg["seed"] = new_client_seed()
+        return await self.request(msg)
+
     async def set_seed(self, room: str, seed: str | None = None) -> dict[str, Any]:
         """Set your client seed for the next hands of ``room`` (default: a fresh random
         one); returns the room snapshot."""

@@ -18,8 +18,9 @@ from typing import Any
 
 from engine.config import describe_options
 from engine.errors import ConfigError
-from engine.game import Game, event_for
+from engine.game import Event, Game, event_for
 
+from . import matchmaking
 from . import messages as m
 from .aio import Background
 from .cluster.directory import Directory
@@ -38,6 +39,8 @@ from .store import UNAVAILABLE, Store
 log = logging.getLogger(__name__)
 
 LOBBY_CACHE_SECONDS = 0.5
+QUICK_MATCH_WAIT = 5.0  # seconds a quick match waits for its bucket's lock (and for its seat)
+QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
 HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
 
 
@@ -129,6 +132,8 @@ class Lobby:
                 await self._create_room(session, msg)
             elif isinstance(msg, m.Spectate):
                 await self._spectate(session, msg)
+            elif isinstance(msg, m.QuickMatch):
+                await self._quick_match(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
@@ -237,16 +242,30 @@ class Lobby:
         if first:
             self._background(self._presence(player, True))
 
-    async def _create_room(self, session: Session, msg: m.CreateRoom) -> None:
-        game = self.games.get(msg.game)
+    def _game(self, name: str) -> Game:
+        game = self.games.get(name)
         if game is None:
-            raise ProtocolError("no_such_game", f"no game {msg.game[:32]!r} (hosted: {', '.join(sorted(self.games))})", "game")
+            raise ProtocolError("no_such_game", f"no game {name[:32]!r} (hosted: {', '.join(sorted(self.games))})", "game")
+        return game
+
+    async def _create_room(self, session: Session, msg: m.CreateRoom) -> None:
+        view, events = await self._new_room(session, self._game(msg.game), msg.options, msg.config)
+        room_id, table = view.room, view.table
+        self.views.watch(view, session)
+        session.send(view.snapshot(session, msg.ref))
+        for event in events:  # the bots taking their seats, for the creator's hand history
+            session.send({"t": "event", "room": room_id, "version": table.version,
+                          "event": event_for(event, None)})
+
+    async def _new_room(self, session: Session, game: Game, given_options: Mapping[str, Any] | None,
+                        given_config: Mapping[str, Any] | None) -> tuple[RoomView, list[Event]]:
+        """Create a room (this process holds it): its view and the events of its creation."""
         try:
-            options = parse_room_options(game, msg.options)
+            options = parse_room_options(game, given_options)
         except ConfigError as exc:
             raise ProtocolError("bad_config", str(exc), exc.field) from None
         try:
-            config = game.parse_config(msg.config)
+            config = game.parse_config(given_config)
         except ConfigError as exc:
             raise ProtocolError("bad_config", f"config.{exc}", f"config.{exc.field}") from None
         if not self.gate.new_room(session.address, time.monotonic()):
@@ -270,11 +289,47 @@ class Lobby:
         self.views.adopt(view)
         await self.views.subscribe_new(room_id)
         self.directory.start_created(game, table, view, fence=1, sent=sent)
-        self.views.watch(view, session)
-        session.send(view.snapshot(session, msg.ref))
-        for event in events:  # the bots taking their seats, for the creator's hand history
-            session.send({"t": "event", "room": room_id, "version": table.version,
-                          "event": event_for(event, None)})
+        return view, events
+
+    # --- quick match ---------------------------------------------------------------------
+
+    async def _quick_match(self, session: Session, msg: m.QuickMatch) -> None:
+        """Seat the player at an open table of the game that fits, or at a new one.
+
+        Decided one request at a time per bucket (:mod:`server.matchmaking`) under a Redis
+        lock held until the seat shows in the room, so a burst fills one table before the
+        next is opened. The answer is the join's: a ``room`` snapshot or its error."""
+        game = self._game(msg.game)
+        bucket = matchmaking.bucket(game.name, msg.stake, msg.seats)
+        name = f"qm:{bucket}"
+        token = secrets.token_hex(8)
+        deadline = time.monotonic() + QUICK_MATCH_WAIT
+        while not await self.store.lock(name, token, QUICK_MATCH_LOCK_MS):
+            if time.monotonic() > deadline:
+                raise ProtocolError("unavailable", "quick match is busy right now; retry")
+            await asyncio.sleep(0.01)
+        try:
+            view = await self._pick_table(session, game, msg, bucket)
+            if view is None:
+                options = {"seats": msg.seats} if msg.seats else {}
+                view, _ = await self._new_room(session, game, options, matchmaking.stake_config(game.name, msg.stake))
+                await self.store.set_quick_match_room(bucket, view.room)
+            origin = self.directory.origin(session, msg.ref)
+            await self.directory.request(session, view.room, Join(origin, None, msg.buy_in, None, msg.seed))
+            for _ in range(round(QUICK_MATCH_WAIT / 0.01)):  # the next request must see this seat taken
+                if view.seat_of(session.player_id) is not None or origin.seq not in session.requests:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            await self.store.unlock(name, token)
+
+    async def _pick_table(self, session: Session, game: Game, msg: m.QuickMatch, bucket: str) -> RoomView | None:
+        last = await self.store.quick_match_room(bucket)
+        for room in matchmaking.order(await self._rooms(), game.name, last):
+            view = await self.views.open(room)
+            if view is not None and matchmaking.fits(view.table, session.player_id or "", msg.stake, msg.seats):
+                return view
+        return None
 
     # --- the room list -------------------------------------------------------------------
 

@@ -97,6 +97,14 @@ class Act(Message, tag="act"):
     id: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
+class QuickMatch(Message, tag="quick_match"):
+    game: GameName
+    stake: Annotated[int, Meta(ge=1, le=10**12)] | None = None
+    seats: Annotated[int, Meta(ge=2, le=10)] | None = None
+    buy_in: Annotated[int, Meta(ge=0, le=10**12)] | None = None
+    seed: ClientSeed | None = None
+
+
 class History(Message, tag="history"):
     room: RoomId
     last: Annotated[int, Meta(ge=1, le=50)] | None = None
@@ -107,7 +115,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           SetSeed, Act, History, Ping)
+                                           SetSeed, Act, QuickMatch, History, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

@@ -59,7 +59,7 @@ def _table_options(game: Game) -> list[Option]:
         ),
         Option("action_seconds", float, 30.0, "seconds a player has to act before the server acts for them", min=0.1, max=3600),
         Option(
-            "between_hands_seconds", float, 3.0,
+            "between_hands_seconds", float, 6.0,
             "pause after a hand ends before the next one starts (so everyone sees the result)",
             min=0, max=600,
         ),

@@ -25,7 +25,9 @@ token>`` (the player id; the token itself is never stored),  ``players`` and ``r
 ``nodes`` (sorted set: node -> expiry ms), ``wakeups`` (sorted set: room -> the time
 someone must look at it if its owner is gone), ``transfers`` (sorted set:
 ``"<player> <id>"`` -> ms, buy-ins not yet completed, for the sweeper), ``retired``
-(sorted set: closed room -> when its data expires, to take it off ``rooms`` then).
+(sorted set: closed room -> when its data expires, to take it off ``rooms`` then),
+``lock:<name>`` (a short lock: the token of its holder, with a TTL; quick match takes one
+per bucket), ``qm:<bucket>`` (the room a quick-match bucket opened last, with a TTL).
 
 Channels: ``ch:<room>`` carries a room's changes (published by the commit script; the
 owner does not listen to its own), ``ch:<room>:n`` its notices (presence, cash-out
@@ -61,6 +63,12 @@ class Keys:
         self.tokens_hashed = p + "tokens-hashed"
 
     # --- rooms ---------------------------------------------------------------------
+
+    def lock(self, name: str) -> str:
+        return f"{self.prefix}lock:{name}"
+
+    def quick_match(self, bucket: str) -> str:
+        return f"{self.prefix}qm:{bucket}"
 
     def room(self, room: str) -> str:
         return f"{self.prefix}{{{room}}}"

@@ -512,6 +512,26 @@ class Store:
             await self.redis.zrem(k.retired, *gone)
         return len(gone)
 
+    # --- short locks and quick match ---------------------------------------------------
+
+    @_gated
+    async def lock(self, name: str, token: str, ms: int) -> bool:
+        """Take lock ``name`` for ``ms`` milliseconds unless someone holds it."""
+        return bool(await self.redis.set(self.keys.lock(name), token, nx=True, px=ms))
+
+    @_gated
+    async def unlock(self, name: str, token: str) -> None:
+        """Give lock ``name`` back, if ``token`` still holds it."""
+        await self._run("unlock", [self.keys.lock(name)], [token])
+
+    async def quick_match_room(self, bucket: str) -> str | None:
+        """The room quick-match ``bucket`` opened last (for a minute)."""
+        raw = await self.redis.get(self.keys.quick_match(bucket))
+        return None if raw is None else _text(raw)
+
+    async def set_quick_match_room(self, bucket: str, room: str) -> None:
+        await self.redis.set(self.keys.quick_match(bucket), room, px=60_000)
+
     async def remove_lobby_entry(self, room: str) -> None:
         await self.redis.hdel(self.keys.lobby, room)
 

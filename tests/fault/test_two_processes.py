@@ -142,3 +142,18 @@ async def test_an_unused_room_is_let_go_and_taken_by_whoever_needs_it_next(two, 
     assert joined["your_seat"] == 0
     assert await lease_holder(redis.url, room) == b_proc.node  # taken by the process that needed it
     await wait_for(lambda: metric(b_proc, "cardroom_rooms{") == 1, 5, "the gauge")
+
+
+async def test_a_quick_match_burst_over_two_processes_fills_one_table_at_a_time(two):
+    """Players on both processes ask at once: the bucket's Redis lock serializes them
+    across processes, so the tables fill one after the other."""
+    players = [Player(f"q{i}", "zhajinhua", [s.ws_url for s in two], home=i % 2) for i in range(12)]
+    for p in players:
+        await p.connect()
+    replies = await asyncio.gather(*[p.client.request({"t": "quick_match", "game": "zhajinhua", "seats": 4,
+                                                       "stake": 5}, timeout=30) for p in players])
+    assert all(r["t"] == "room" for r in replies), [r for r in replies if r["t"] != "room"]
+    per_room: dict[str, set[int]] = {}
+    for r in replies:
+        per_room.setdefault(r["room"], set()).add(r["your_seat"])
+    assert sorted(len(s) for s in per_room.values()) == [4, 4, 4], per_room

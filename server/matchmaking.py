@@ -1,0 +1,60 @@
+"""Quick match: which table a ``quick_match`` request should sit at, as pure functions.
+
+A request names a game and optionally a ``stake`` (the game's main stake: Hold'em's big
+blind, Zha Jin Hua's ante, Dou Dizhu's base stake) and a table size (``seats``). Requests
+with the same three values share a *bucket*; the lobby decides them one at a time per
+bucket, across every server process, under a Redis lock (see :mod:`server.lobby`), so a
+burst of requests fills one table before it opens the next: never two half-empty tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .room import table as tbl
+
+STAKE_FIELD = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
+"""The config field a quick match's ``stake`` is, by game."""
+
+CANDIDATES = 12  # tables looked at per request (the fullest first)
+
+
+def bucket(game: str, stake: int | None, seats: int | None) -> str:
+    """The name requests that may share a table are serialized under."""
+    return f"{game}:{stake or '-'}:{seats or '-'}"
+
+
+def stake_config(game: str, stake: int | None) -> dict[str, Any]:
+    """The config of a table created for a request with ``stake`` (the game's defaults
+    otherwise; Hold'em's small blind is half the big one, Zha Jin Hua's cap ten antes)."""
+    if stake is None:
+        return {}
+    if game == "holdem":
+        return {"big_blind": stake, "small_blind": max(1, stake // 2)}
+    if game == "zhajinhua":
+        return {"ante": stake, "max_stake": 10 * stake}
+    if game in STAKE_FIELD:
+        return {STAKE_FIELD[game]: stake}
+    return {}
+
+
+def fits(table: tbl.Table, player: str, stake: int | None, seats: int | None) -> bool:
+    """May ``player`` be seated at ``table`` by a quick match with these filters?"""
+    if table.closed or table.code is not None or tbl.seat_of(table, player) is not None:
+        return False
+    if seats is not None and len(table.seats) != seats:
+        return False
+    field = STAKE_FIELD.get(table.game)
+    if stake is not None and (field is None or table.config.get(field) != stake):
+        return False
+    return any(s is None for s in table.seats)
+
+
+def order(entries: list[dict[str, Any]], game: str, last: str | None) -> list[str]:
+    """The rooms to try, best first: the table the bucket opened last (the lobby may not
+    list it yet), then listed tables of ``game`` with a free seat, fullest first."""
+    listed = [e for e in entries if e.get("game") == game and e.get("players", 0) < e.get("seats", 0)]
+    listed.sort(key=lambda e: (-(e.get("players", 0) - e.get("bots", 0)), -e.get("players", 0), e.get("room", "")))
+    rooms = [last] if last else []
+    rooms += [e["room"] for e in listed if e["room"] != last]
+    return rooms[:CANDIDATES]
