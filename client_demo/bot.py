@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
+import sys
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,8 +32,43 @@ from typing import Any
 from .client import CardroomClient, ConnectionLost, ServerError
 
 Action = dict[str, Any]
-#: players a hand needs, by game (a bot stops once fewer are seated after it played)
+#: players a hand needs, by game (a bot stops once fewer are ready after it played)
 MIN_PLAYERS = {"holdem": 2, "zhajinhua": 2, "doudizhu": 3}
+#: seconds a table may stay without enough ready players (after a hand) before a bot gives up
+SHORT_TABLE_GRACE = 3.0
+
+
+def ready_players(snapshot: Mapping[str, Any]) -> list[int]:
+    """Seats of a ``room`` snapshot that would be dealt into the next hand: taken, not
+    sitting out, not leaving, with chips."""
+    return [i for i, s in enumerate(snapshot.get("seats") or [])
+            if s and not s.get("sitting_out") and not s.get("leaving") and s.get("stack", 0) > 0]
+
+
+def short_table(snapshot: Mapping[str, Any]) -> str | None:
+    """Why no next hand can start at this table (in words), or None when one can."""
+    need = MIN_PLAYERS.get(snapshot.get("game") or "", 2)
+    seats = [s for s in snapshot.get("seats") or [] if s]
+    ready = len(ready_players(snapshot))
+    if snapshot.get("playing") or ready >= need:
+        return None
+    why = []
+    out = sum(1 for s in seats if s.get("sitting_out"))
+    leaving = sum(1 for s in seats if s.get("leaving"))
+    broke = sum(1 for s in seats if not s.get("sitting_out") and not s.get("leaving") and s.get("stack", 0) <= 0)
+    if out:
+        why.append(f"{out} sitting out")
+    if leaving:
+        why.append(f"{leaving} leaving")
+    if broke:
+        why.append(f"{broke} without chips")
+    detail = f" ({', '.join(why)})" if why else ""
+    return (f"{ready} of {len(seats)} seated player(s) ready{detail}; "
+            f"a {snapshot.get('game') or 'hand'} hand needs {need}")
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class Bot(ABC):
@@ -72,6 +109,7 @@ class BotStats:
     reconnects: int = 0
     errors: list[str] = field(default_factory=list)
     finished: bool = False
+    stop_reason: str = ""  # why the bot stopped, in words ("" while playing)
 
     @property
     def net(self) -> int:
@@ -88,20 +126,27 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
                       seat: int | None = None, buy_in: int | None = None,
                       hands: int | None = None, stop: asyncio.Event | None = None,
                       on_hand: Callable[[BotStats, dict[str, Any]], None] | None = None,
-                      delay: float = 0.0, stats: BotStats | None = None) -> BotStats:
+                      delay: float = 0.0, stats: BotStats | None = None,
+                      log: Callable[[str], None] | None = None,
+                      joined: dict[str, Any] | None = None,
+                      grace: float = SHORT_TABLE_GRACE) -> BotStats:
     """Sit ``bot`` in ``room`` on a connected ``client`` and play.
 
     Stops after ``hands`` hands the bot was dealt into (``None``: no limit), when
-    ``stop`` is set, when the server stands it up (busted), or when too few players
-    are left seated for another hand after it played one; then leaves the seat (the
-    server frees it when the running hand ends). ``on_hand(stats, hand_ended_event)``
-    is called after every hand played. ``delay`` seconds are waited before each action
-    (to look human, or to watch).
+    ``stop`` is set, when the server stands it up (busted), or when, after it played a
+    hand, too few players are ready for another one (the others left, busted or sit
+    out) for ``grace`` seconds; then leaves the seat (the server frees it when the
+    running hand ends). ``stats.stop_reason`` says which. ``on_hand(stats,
+    hand_ended_event)`` is called after every hand played. ``delay`` seconds are waited
+    before each action (to look human, or to watch). ``log(line)`` is told what the
+    bot waits for (a seat, more players) and why it stops. ``joined``: the ``room``
+    snapshot of a join already made on ``client`` (then the bot does not join again).
     """
     stats = stats or BotStats(name=client.name or "")
     stats.room = room
     decide = bot.decide if isinstance(bot, Bot) else bot
-    snapshot = await client.join(room, seat=seat, buy_in=buy_in)
+    say = log or (lambda _line: None)
+    snapshot = joined if joined is not None else await client.join(room, seat=seat, buy_in=buy_in)
     stats.seat = snapshot.get("your_seat")
     me = snapshot["seats"][stats.seat] if stats.seat is not None else None
     stats.buy_in = stats.stack = (me or {}).get("stack", 0)
@@ -110,23 +155,41 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
     min_version = 0  # snapshots older than this are stale (we acted since)
     stop_waiter = asyncio.ensure_future(stop.wait()) if stop is not None else None
     pending: dict[str, Any] | None = snapshot
+    short_since: float | None = None  # since when too few players are ready (after a hand)
+    waiting_for = ""  # the last "waiting for ..." line logged
+    say(f"{stats.name}: seat {stats.seat} in room {room} with {stats.buy_in} chips")
 
     async def next_msg() -> dict[str, Any] | None:
         getter = asyncio.ensure_future(client.next_message())
         waiters = {getter} if stop_waiter is None else {getter, stop_waiter}
-        done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        timeout = None if short_since is None else max(0.0, short_since + grace - time.monotonic())
+        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if getter in done:
             return getter.result()
         getter.cancel()
-        return None
+        if stop_waiter is not None and stop_waiter in done:
+            stats.stop_reason = stats.stop_reason or "stopped"
+            return None
+        return {"t": "_tick"}
 
     try:
         while True:
             msg = pending if pending is not None else await next_msg()
             pending = None
             if msg is None:
+                stats.stop_reason = stats.stop_reason or "the connection closed"
                 break
             t = msg.get("t")
+            if short_since is not None and time.monotonic() - short_since >= grace:
+                latest = client.rooms.get(room) or {}
+                reason = short_table(latest)
+                if reason is not None:
+                    stats.stop_reason = f"no further hand can start: {reason}"
+                    say(f"{stats.name}: stopping, {stats.stop_reason}")
+                    break
+                short_since = None
+            if t == "_tick":
+                continue
             if t == "reconnected":
                 stats.reconnects += 1
                 continue
@@ -147,20 +210,37 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
                         if on_hand is not None:
                             on_hand(stats, ev)
                         if hands is not None and stats.hands >= hands:
+                            stats.stop_reason = f"played {stats.hands} hand(s)"
                             break
                 continue
             if t == "left" and not msg.get("pending"):
-                break  # the server stood us up (busted, or left elsewhere)
+                # the server stood us up (busted, or left elsewhere)
+                if msg.get("reason") == "busted" or msg.get("stack") == 0:
+                    stats.stop_reason = "busted (no chips left)"
+                    stats.stack = 0
+                else:
+                    stats.stop_reason = "stood up by the server"
+                say(f"{stats.name}: {stats.stop_reason}")
+                break
             if t != "room":
                 continue
             version = msg.get("version", 0)
             if version < joined_version:
                 continue  # a snapshot from before the join (e.g. the create_room reply)
             if msg.get("your_seat") is None:
-                break  # no longer seated
-            seated = sum(1 for s in msg.get("seats") or [] if s)
-            if stats.hands and not msg.get("playing") and seated < MIN_PLAYERS.get(msg.get("game"), 2):
-                break  # everyone else left: no further hand can start
+                busted = stats.hands and stats.stack == 0
+                stats.stop_reason = stats.stop_reason or ("busted (no chips left)" if busted else "no longer seated")
+                say(f"{stats.name}: {stats.stop_reason}")
+                break
+            reason = short_table(msg)
+            if reason is None:
+                short_since = None
+            elif stats.hands:
+                if short_since is None:
+                    short_since = time.monotonic()  # give a sitting-out player a moment
+            elif reason != waiting_for:
+                waiting_for = reason
+                say(f"{stats.name}: waiting for players: {reason}")
             view = msg.get("view")
             if not view or view.get("is_over") or version < min_version:
                 continue
@@ -203,17 +283,24 @@ async def play(bot: Bot | Callable[..., Any], url: str, *, name: str = "bot", ro
                config: Mapping[str, Any] | None = None, hands: int | None = None,
                buy_in: int | None = None, stop: asyncio.Event | None = None,
                on_hand: Callable[[BotStats, dict[str, Any]], None] | None = None,
-               delay: float = 0.0) -> BotStats:
+               delay: float = 0.0, log: Callable[[str], None] | None = _stderr) -> BotStats:
     """Connect as a new player ``name``, take a seat and play ``bot`` (see :func:`run_in_room`).
 
     The room is ``room``, or a new one of ``game`` when ``create`` (with room
-    ``options`` and hand ``config``), or else the first room of ``game`` with a free seat.
+    ``options`` and hand ``config``; ``options={"bots": 1}`` seats a server-side bot to
+    play against), or else the first room of ``game`` with a free seat. ``log`` gets
+    a line when the bot sits down, while it waits for players, and when it stops
+    (default: printed to stderr; ``None``: silent).
     """
     async with CardroomClient(url, name=name) as client:
         room_id = room or await find_or_create_room(client, game, create, options, config)
-        return await run_in_room(bot, client, room_id, buy_in=buy_in, hands=hands, stop=stop,
-                                 on_hand=on_hand, delay=delay,
-                                 stats=BotStats(name=client.name or name))
+        stats = await run_in_room(bot, client, room_id, buy_in=buy_in, hands=hands, stop=stop,
+                                  on_hand=on_hand, delay=delay, log=log,
+                                  stats=BotStats(name=client.name or name))
+        if log is not None:
+            log(f"{stats.name}: left room {room_id} after {stats.hands} hand(s), "
+                f"net {stats.net:+d}: {stats.stop_reason or 'done'}")
+        return stats
 
 
 async def find_or_create_room(client: CardroomClient, game: str | None, create: bool,
@@ -231,4 +318,5 @@ async def find_or_create_room(client: CardroomClient, game: str | None, create: 
     return snapshot["room"]
 
 
-__all__ = ["Bot", "BotStats", "StrategyBot", "find_or_create_room", "play", "run_in_room"]
+__all__ = ["Bot", "BotStats", "StrategyBot", "find_or_create_room", "play", "ready_players", "run_in_room",
+           "short_table"]

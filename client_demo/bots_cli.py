@@ -27,10 +27,11 @@ def add_commands(subparsers: Any) -> None:
     """Add the ``bots`` and ``simulate`` subcommands to a ``cardroom`` argparse parser."""
     sim = subparsers.add_parser(
         "simulate", help="play bot strategies against each other through the engine only (no server)")
-    sim.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"))
+    sim.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"),
+                     help="the game to simulate")
     sim.add_argument("--strategies", default=None,
-                     help="one strategy per seat, comma separated: smart or random "
-                          "(default: smart against random, the game's minimum table)")
+                     help="one strategy per seat, comma separated: smart, random, or calling_station "
+                          "(Hold'em and Zha Jin Hua) (default: smart against random, the game's minimum table)")
     sim.add_argument("--games", "--hands", dest="games", type=int, default=1000,
                      help="hands (games) to play (default 1000)")
     sim.add_argument("--seed", type=int, default=None, help="seed for decks and bots (default: random, printed)")
@@ -48,8 +49,10 @@ def add_commands(subparsers: Any) -> None:
     bots.add_argument("--count", type=int, default=2, help="bot clients, each its own connection")
     where = bots.add_mutually_exclusive_group()
     where.add_argument("--room", default=None, help="join this room id")
-    where.add_argument("--create", action="store_true", help="create a new room for the bots")
-    bots.add_argument("--strategy", choices=("smart", "random"), default="smart")
+    where.add_argument("--create", action="store_true",
+                       help="create a new room with one seat per bot; every bot sits before the first hand")
+    bots.add_argument("--strategy", choices=("smart", "random", "calling_station"), default="smart",
+                      help="how the bots play (default smart; calling_station: Hold'em and Zha Jin Hua only)")
     bots.add_argument("--hands", type=int, default=None, help="stop after this many hands (default: until Ctrl-C)")
     bots.add_argument("--name", default="bot", help="bot name prefix (default bot: bot1, bot2 ...)")
     bots.add_argument("--buy-in", type=int, default=None, help="chips each bot brings (default: the room's)")
@@ -196,17 +199,24 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
                    name: str = "bot", buy_in: int | None = None, seed: int | None = None,
                    delay: float = 0.0, options: dict[str, Any] | None = None,
                    config: dict[str, Any] | None = None, stop: asyncio.Event | None = None,
-                   out: TextIO | None = None, quiet: bool = False) -> list[Any]:
+                   out: TextIO | None = None, quiet: bool = False,
+                   grace: float | None = None) -> list[Any]:
     """Run ``count`` bots (each its own connection) in one room; returns their :class:`BotStats`.
 
-    The bots stop when the room has finished ``hands`` hands since they started (or
-    when ``stop`` is set, e.g. by Ctrl-C); each then leaves its seat.
+    With ``create`` the room gets one seat per bot and every bot sits down before the
+    first hand. The bots stop when the room has finished ``hands`` hands since they
+    started, when ``stop`` is set (e.g. by Ctrl-C), or when no further hand can start
+    (players busted, left or sitting out, for ``grace`` seconds); each then leaves its
+    seat. Why they stopped is printed to ``out`` (unless ``quiet``).
     """
-    from .bot import BotStats, StrategyBot, find_or_create_room, run_in_room
+    from engine.bots import get_strategy
+
+    from .bot import SHORT_TABLE_GRACE, BotStats, StrategyBot, find_or_create_room, run_in_room
     from .client import CardroomClient, ServerError
 
     if count < 1:
         raise ValueError("--count must be at least 1")
+    grace = SHORT_TABLE_GRACE if grace is None else grace
     stop = stop or asyncio.Event()
     out = out or sys.stderr
     rng = random.Random(seed)
@@ -214,16 +224,40 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
     ended: set[Any] = set()
     progress = Progress(hands, out=out, enabled=not quiet)
     all_stats = [BotStats(name=c.name or "") for c in clients]
+    reasons: list[str] = []
 
-    def on_hand(_stats: BotStats, ev: dict[str, Any]) -> None:
+    reported: dict[Any, set[str]] = {}  # hand_no -> bots that saw it end
+    last_hand: list[Any] = []  # the hand_no that completes ``hands``
+
+    def on_hand(stats: BotStats, ev: dict[str, Any]) -> None:
         hand_no = ev.get("hand_no", len(ended))
+        reported.setdefault(hand_no, set()).add(stats.name)
+        if last_hand and hand_no == last_hand[0]:
+            playing = {st.name for st in all_stats if st.seat is not None and not st.stop_reason}
+            if playing <= reported[hand_no]:
+                stop.set()  # every bot has counted the last hand: stop now
         if hand_no in ended:
             return
         ended.add(hand_no)
-        nets = " ".join(f"{s.name}:{s.net:+d}" for s in all_stats if s.seat is not None)
-        progress.update(len(ended), nets, force=True)
-        if hands is not None and len(ended) >= hands:
-            stop.set()
+        # every bot's result from this hand's final stacks (each bot's own stats may not
+        # have seen this hand_ended yet), so the line always adds up
+        stacks = ev.get("stacks") or []
+        nets = []
+        for st in all_stats:
+            if st.seat is None:
+                continue
+            stack = stacks[st.seat] if st.seat < len(stacks) and stacks[st.seat] is not None else st.stack
+            nets.append(f"{st.name}:{stack - st.buy_in:+d}")
+        progress.update(len(ended), " ".join(nets), force=True)
+        if hands is not None and len(ended) >= hands and not last_hand:
+            reasons.append(f"played the {hands} hand(s) asked for")
+            last_hand.append(hand_no)
+            # the other bots count this hand when its end reaches them; stop once they all
+            # have (at once when this bot plays alone, after a second at most otherwise)
+            if {st.name for st in all_stats if st.seat is not None and not st.stop_reason} <= reported[hand_no]:
+                stop.set()
+            else:
+                asyncio.get_running_loop().call_later(1.0, stop.set)
 
     try:
         await asyncio.gather(*(c.connect() for c in clients))
@@ -233,29 +267,41 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
             room_options = dict(options or {})
             if create:
                 room_options.setdefault("seats", max(count, 3 if game == "doudizhu" else 2))
+                room_options.setdefault("first_hand_players", min(count, room_options["seats"]))
             room = await find_or_create_room(clients[0], game, create, room_options, config)
         if not quiet:
             print(f"{count} {strategy} bot(s) playing in room {room} at {url}", file=out)
         if game is None:
             game = (await clients[0].spectate(room))["game"]
             await clients[0].leave(room)
+        try:
+            get_strategy(game, strategy)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        failures: list[Exception] = []
+        joined: list[dict[str, Any] | None] = [None] * count
+        if create:
+            joined = await _sit_down_together(clients, room, buy_in, all_stats, failures, out, quiet)
+
         async def one_bot(i: int, client: Any, bot: Any) -> None:
+            if create and joined[i] is None:
+                return  # could not sit down (reported above)
             try:
                 await run_in_room(bot, client, room, buy_in=buy_in, stop=stop, on_hand=on_hand,
-                                  delay=delay, stats=all_stats[i])
+                                  delay=delay, stats=all_stats[i], joined=joined[i], grace=grace)
             except ServerError as exc:  # e.g. room_full: the other bots play on
                 all_stats[i].errors.append(f"{exc.code}: {exc.message}")
                 if not quiet:
                     print(f"{client.name}: {exc.code}: {exc.message}", file=out)
                 failures.append(exc)
 
-        failures: list[Exception] = []
         tasks = []
         for i, client in enumerate(clients):
             bot = StrategyBot(game, strategy, seed=rng.getrandbits(64))
             tasks.append(asyncio.create_task(one_bot(i, client, bot)))
         min_players = await _min_players(clients[0], game)
-        watcher = asyncio.create_task(_stop_when_table_breaks(clients, room, tasks, ended, min_players, stop))
+        watcher = asyncio.create_task(
+            _stop_when_table_breaks(clients, room, tasks, ended, min_players, stop, reasons, grace))
         try:
             await asyncio.gather(*tasks)
         finally:
@@ -265,7 +311,35 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
     finally:
         progress.finish()
         await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    busted = [st.name for st in all_stats if st.stop_reason.startswith("busted")]
+    why = reasons[0] if reasons else next((st.stop_reason for st in all_stats if st.stop_reason
+                                           and not st.stop_reason.startswith(("busted", "stopped"))), "")
+    if busted and not why.startswith("played"):
+        why = f"{', '.join(busted)} busted; " + (why or "no further hand could start")
+    if hands is not None and len(ended) < hands and why:
+        why = f"stopped after {len(ended)} of {hands} hands: {why}"
+    if why and not quiet:
+        print(why, file=out)
     return all_stats
+
+
+async def _sit_down_together(clients: Sequence[Any], room: str, buy_in: int | None, all_stats: Sequence[Any],
+                             failures: list[Exception], out: TextIO, quiet: bool) -> list[dict[str, Any] | None]:
+    """Seat every bot in a new room before its first hand (the room was created with
+    ``first_hand_players`` = the number of bots, so the first deal waits for all of them).
+    Returns each bot's snapshot (None: it found no seat)."""
+    from .client import ServerError
+
+    joined: list[dict[str, Any] | None] = [None] * len(clients)
+    for i, client in enumerate(clients):
+        try:
+            joined[i] = await client.join(room, buy_in=buy_in)
+        except ServerError as exc:
+            all_stats[i].errors.append(f"{exc.code}: {exc.message}")
+            if not quiet:
+                print(f"{client.name}: {exc.code}: {exc.message}", file=out)
+            failures.append(exc)
+    return joined
 
 
 async def _min_players(client: Any, game: str) -> int:
@@ -280,8 +354,13 @@ async def _min_players(client: Any, game: str) -> int:
 
 
 async def _stop_when_table_breaks(clients: Sequence[Any], room: str, tasks: Sequence[asyncio.Task],
-                                  ended: set[Any], min_players: int, stop: asyncio.Event) -> None:
-    """Stop the bots once no further hand can start (too few players left, e.g. busted bots)."""
+                                  ended: set[Any], min_players: int, stop: asyncio.Event,
+                                  reasons: list[str], grace: float) -> None:
+    """Stop the bots once no further hand can start: fewer than ``min_players`` seats are
+    ready (the others busted, left, or sit out) for ``grace`` seconds after a hand."""
+    from .bot import ready_players, short_table
+
+    short_since: float | None = None
     while not stop.is_set():
         await asyncio.sleep(0.25)
         if all(t.done() for t in tasks):
@@ -292,8 +371,14 @@ async def _stop_when_table_breaks(clients: Sequence[Any], room: str, tasks: Sequ
         if not snaps:
             continue
         latest = max(snaps, key=lambda m: m.get("version", 0))
-        seated = sum(1 for seat in latest.get("seats") or [] if seat)
-        if not latest.get("playing") and seated < min_players:
+        if latest.get("playing") or len(ready_players(latest)) >= min_players:
+            short_since = None
+            continue
+        now = time.monotonic()
+        if short_since is None:
+            short_since = now
+        elif now - short_since >= grace:
+            reasons.append(f"no further hand can start: {short_table(latest) or 'too few players'}")
             stop.set()
 
 

@@ -9,10 +9,9 @@ from .config import add_arguments
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from .demo import demo_command
 
-    run_demo(hands=args.hands, players=args.players, seed=args.seed)
-    return 0
+    return demo_command(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -89,12 +88,13 @@ def _healthcheck(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
+    parser = argparse.ArgumentParser(prog="cardroom",
+                                     description="The cardroom command: one entry point, one subcommand per job.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser("demo", help="play a short Hold'em session between engine players in the terminal")
-    demo.add_argument("--hands", type=int, default=5)
-    demo.add_argument("--players", type=int, default=4)
+    demo.add_argument("--hands", type=int, default=5, help="hands to play (default 5)")
+    demo.add_argument("--players", type=int, default=4, help="players at the table, 2 to 10 (default 4)")
     demo.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     demo.set_defaults(func=_demo)
 

@@ -8,7 +8,9 @@ card is printed since nobody is hiding anything in a demo.
 
 from __future__ import annotations
 
+import argparse
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -55,9 +57,9 @@ def run_demo(hands: int = 5, players: int = 4, seed: int | None = None,
     (players who busted have 0).
     """
     if not 2 <= players <= len(NAMES):
-        raise ValueError(f"players must be between 2 and {len(NAMES)}, got {players}")
+        raise ValueError(f"--players must be between 2 and {len(NAMES)}, got {players}")
     if hands < 1:
-        raise ValueError(f"hands must be at least 1, got {hands}")
+        raise ValueError(f"--hands must be at least 1, got {hands}")
     rng = random.Random(seed)
     seats: list[tuple[str, int] | None] = [(NAMES[s], STARTING_STACK) for s in range(players)]
     button = 0
@@ -95,6 +97,17 @@ def run_demo(hands: int = 5, players: int = 4, seed: int | None = None,
     out("")
     out(f"After {played} hand(s): " + ", ".join(f"{name} {chips}" for name, chips in final.items()))
     return {"hands": played, "stacks": final}
+
+
+def demo_command(args: argparse.Namespace) -> int:
+    """``cardroom demo``: run the demo; bad arguments get one clear line and exit status 2
+    (no traceback)."""
+    try:
+        run_demo(hands=args.hands, players=args.players, seed=args.seed)
+    except ValueError as exc:
+        print(f"cardroom demo: {exc} (try --players 4 --hands 5)", file=sys.stderr)
+        return 2
+    return 0
 
 
 def hand_history(number: int, state: HoldemState, events: list[dict[str, Any]]) -> list[str]:

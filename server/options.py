@@ -70,6 +70,11 @@ def _table_options(game: Game) -> list[Option]:
             "buy-in when join gives none (clamped to buy_in_min..buy_in_max)", min=1,
         ),
         Option(
+            "first_hand_players", int, 0,
+            "ready players the first hand waits for (0: the game's minimum), so a table set up for N starts with N",
+            min=0, max=game.max_players,
+        ),
+        Option(
             "require_seeds", bool, False,
             "deal only seats whose player has set a client seed (see docs/fairness.md); bots need none",
         ),
@@ -89,6 +94,8 @@ def parse_room_options(game: Game, given: Mapping[str, Any] | None) -> dict[str,
     opts["name"] = name
     if opts["buy_in_min"] > opts["buy_in_max"]:
         raise ConfigError("buy_in_max", "must be at least buy_in_min")
+    if opts.get("first_hand_players", 0) > opts["seats"]:
+        raise ConfigError("first_hand_players", f"must be at most seats = {opts['seats']}, got {opts['first_hand_players']}")
     if opts.get("bots", 0) > opts["seats"] - 1:
         raise ConfigError("bots", f"must be at most seats - 1 = {opts['seats'] - 1} (a human needs a seat), got {opts['bots']}")
     opts["buy_in_default"] = min(max(opts["buy_in_default"], opts["buy_in_min"]), opts["buy_in_max"])

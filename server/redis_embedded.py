@@ -115,8 +115,12 @@ class EmbeddedRedis:
         """The data dir and everything Redis keeps in it: this user's only (0700/0600);
         the append-only file holds every wallet and player."""
         for d in (self.data_dir, self.redis_dir):
-            d.mkdir(mode=0o700, parents=True, exist_ok=True)
-            os.chmod(d, 0o700)
+            try:
+                d.mkdir(mode=0o700, parents=True, exist_ok=True)
+                os.chmod(d, 0o700)
+            except OSError as exc:
+                raise RuntimeError(f"cannot use the data dir {self.data_dir}: {exc.strerror or exc}; "
+                                   "choose another with --data-dir, or give --redis-url") from None
         for path in self.redis_dir.rglob("*"):
             if not path.is_socket():
                 os.chmod(path, 0o700 if path.is_dir() else 0o600)

@@ -16,7 +16,8 @@ strategy may answer ``{"type": "look"}``; the seat is then still to act and the
 strategy is asked again with the new view.)
 
 :data:`STRATEGIES` maps ``(game, name)`` to a strategy; every game has ``"smart"``
-and ``"random"``. Use :func:`get_strategy` to look one up with a clear error.
+and ``"random"``, Hold'em and Zha Jin Hua also ``"calling_station"`` (a baseline that
+calls everything). Use :func:`get_strategy` to look one up with a clear error.
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ from collections.abc import Callable
 from typing import Any
 
 from . import doudizhu, holdem, zhajinhua
-from .random_bot import doudizhu_random, holdem_random, zhajinhua_random
+from .random_bot import (
+    doudizhu_random,
+    holdem_calling_station,
+    holdem_random,
+    zhajinhua_calling_station,
+    zhajinhua_random,
+)
 
 Strategy = Callable[[dict[str, Any], dict[str, Any], random.Random], dict[str, Any]]
 
@@ -37,9 +44,13 @@ STRATEGIES: dict[tuple[str, str], Strategy] = {
     ("zhajinhua", "random"): zhajinhua_random,
     ("doudizhu", "smart"): doudizhu.decide,
     ("doudizhu", "random"): doudizhu_random,
+    ("holdem", "calling_station"): holdem_calling_station,
+    ("zhajinhua", "calling_station"): zhajinhua_calling_station,
 }
 
 GAMES = ("holdem", "zhajinhua", "doudizhu")
+#: the strategies every game has (and server-side bot seats offer); ``calling_station``
+#: (Hold'em and Zha Jin Hua: never folds, never raises) is a baseline for benchmarks
 NAMES = ("smart", "random")
 
 

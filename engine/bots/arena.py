@@ -31,6 +31,7 @@ DEFAULT_CONFIG: dict[str, dict[str, Any]] = {
 DEFAULT_STACK = {"holdem": 200, "zhajinhua": 2000, "doudizhu": 10_000}
 MAX_ACTIONS = 5000  # per hand: a strategy that loops (Zha Jin Hua "look" twice) is a bug
 MAX_REDEALS = 50
+STREETS = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}
 
 
 class StrategyError(RuntimeError):
@@ -45,6 +46,9 @@ class HandResult:
     landlord: int | None = None
     landlord_won: bool | None = None
     redeals: int = 0
+    rounds: int = 0   # betting rounds: Zha Jin Hua's round, Hold'em's streets (1-4); Dou Dizhu 0
+    actions: int = 0  # actions taken (the last deal's, for Dou Dizhu)
+    capped: bool = False  # Zha Jin Hua: the hand reached ``max_rounds`` (the forced showdown)
 
 
 def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[Strategy],
@@ -61,9 +65,13 @@ def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[
         deck = list(range(g.deck_size))
         rng.shuffle(deck)
         state = g.new_hand({**config, "button": button}, seats, deck)
+        actions = 0
+        streets = 1
         for _ in range(MAX_ACTIONS):
             if state.is_over:
                 break
+            streets = max(streets, STREETS.get(getattr(state, "street", ""), 0))
+            actions += 1
             seat = state.to_act
             view = g.view(state, seat)
             action = strategies[seat](view, view["legal"], bot_rngs[seat])
@@ -82,8 +90,12 @@ def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[
             continue
         deltas = [state.stacks[s] - stacks[s] for s in range(len(stacks))]
         if g.name == "doudizhu":
-            return HandResult(deltas, result["landlord"], result["winner"] == "landlord", redeals)
-        return HandResult(deltas, redeals=redeals)
+            return HandResult(deltas, result["landlord"], result["winner"] == "landlord", redeals,
+                              actions=actions)
+        if g.name == "zhajinhua":
+            return HandResult(deltas, redeals=redeals, rounds=state.round, actions=actions,
+                              capped=state.round >= state.options["max_rounds"])
+        return HandResult(deltas, redeals=redeals, rounds=streets, actions=actions)
 
 
 @dataclass
@@ -101,6 +113,10 @@ class SimStats:
     peasant_games: list[int] = field(default_factory=list)
     peasant_wins: list[int] = field(default_factory=list)
     redeals: int = 0
+    rounds: int = 0        # summed over the hands (see :attr:`HandResult.rounds`)
+    max_rounds: int = 0    # the longest hand's
+    capped: int = 0        # hands that reached Zha Jin Hua's round cap
+    actions: int = 0
 
     def add(self, r: HandResult) -> None:
         n = len(self.names)
@@ -110,6 +126,10 @@ class SimStats:
             self.peasant_games, self.peasant_wins = [0] * n, [0] * n
         self.hands += 1
         self.redeals += r.redeals
+        self.rounds += r.rounds
+        self.max_rounds = max(self.max_rounds, r.rounds)
+        self.capped += r.capped
+        self.actions += r.actions
         for s, d in enumerate(r.deltas):
             self.chips[s] += d
             self.squares[s] += d * d
@@ -131,6 +151,14 @@ class SimStats:
             return mean, math.inf
         var = max(0.0, (self.squares[seat] - self.hands * mean * mean) / (self.hands - 1))
         return mean, 1.96 * math.sqrt(var / self.hands)
+
+    def rounds_per_hand(self) -> float:
+        """Average betting rounds per hand (Zha Jin Hua rounds, Hold'em streets)."""
+        return self.rounds / self.hands if self.hands else 0.0
+
+    def actions_per_hand(self) -> float:
+        """Average actions per hand."""
+        return self.actions / self.hands if self.hands else 0.0
 
     def bb_per_100(self, seat: int) -> tuple[float, float]:
         """Hold'em: big blinds won per 100 hands and the 95% half-width."""

@@ -1,4 +1,5 @@
-"""The ``random`` strategy of every game: uniform over the legal actions.
+"""The ``random`` strategy of every game (uniform over the legal actions), and the
+``calling_station`` baseline of Hold'em and Zha Jin Hua (never folds, never raises).
 
 Each action *type* the seat may take now is equally likely; an amount (a Hold'em
 raise, a Zha Jin Hua stake) is then uniform within its legal range, a Zha Jin Hua
@@ -68,3 +69,24 @@ def doudizhu_random(view: dict[str, Any], legal: dict[str, Any], rng: random.Ran
     if not options:
         raise ValueError(f"no legal Dou Dizhu action in {legal!r}")
     return rng.choice(options)
+
+
+def holdem_calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """Hold'em ``calling_station``: checks when it can, else calls (all-in when short); never
+    raises, never folds to a bet it can match."""
+    if legal.get("check"):
+        return {"type": "check"}
+    if legal.get("call"):
+        return {"type": "call"}
+    if legal.get("all_in"):
+        return {"type": "all_in"}
+    return {"type": "fold"}
+
+
+def zhajinhua_calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """Zha Jin Hua ``calling_station``: looks, then calls every round whatever it holds; never
+    raises, folds or compares (short of chips: all-in when allowed, else fold)."""
+    for kind in ("look", "call", "all_in", "fold"):
+        if kind in legal:
+            return {"type": kind}
+    raise ValueError(f"no legal Zha Jin Hua action in {legal!r}")

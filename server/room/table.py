@@ -150,11 +150,13 @@ def ready_seats(table: Table) -> list[int]:
 
 
 def can_start(table: Table, game: Game) -> bool:
-    """Enough ready seats for the game, and at least one of them a human (bots never play alone)."""
+    """Enough ready seats for the game (for the first hand, ``first_hand_players`` if the
+    room asks for more), and at least one of them a human (bots never play alone)."""
     ready = ready_seats(table)
+    needed = max(game.min_players, table.options.get("first_hand_players", 0) if table.hand_no == 0 else 0)
     return (
         not playing(table)
-        and len(ready) >= game.min_players
+        and len(ready) >= needed
         and any(not table.seats[i].bot for i in ready)  # type: ignore[union-attr]
     )
 

@@ -73,10 +73,18 @@ async def test_cardroom_bots_plays_a_few_hands_against_a_live_server_and_stops(s
     assert code == 0, err
     rows = summary_rows(out)
     assert [r["bot"] for r in rows] == ["bot1", "bot2", "bot3"]
-    assert max(int(r["hands"]) for r in rows) == 3  # the room played exactly the hands asked for
+    # every bot sat down before the first hand (the room waits for all three), and the room
+    # played exactly the hands asked for (a bot that busted played fewer: the deal is random)
+    hands = [int(r["hands"]) for r in rows]
+    assert min(hands) >= 1 and max(hands) == 3, hands
+    assert all(h == 3 or int(r["stack"]) == 0 for h, r in zip(hands, rows, strict=True)), rows
     assert all(int(r["rejected"]) == 0 for r in rows)
     assert sum(int(r["net"]) for r in rows) == 0
     assert "3/3" in err  # live progress reached the end
+    assert "played the 3 hand(s) asked for" in err
+    for line in err.splitlines():  # every progress line adds up: chips only move between the bots
+        if "/3 " in line and "bot1:" in line:
+            assert sum(int(x.split(":")[1]) for x in line.split() if x.startswith("bot")) == 0, line
 
 
 async def test_cardroom_bots_joins_an_existing_room_by_id_and_reports_a_full_room(server):
@@ -115,3 +123,47 @@ async def test_cardroom_bots_says_clearly_when_no_server_answers(unused_tcp_port
     code, out, err = await run_cli("bots", "--url", f"ws://127.0.0.1:{unused_tcp_port}/ws",
                                    "--game", "holdem", "--count", "1", "--create", "--hands", "1")
     assert code == 1 and "cannot reach" in err
+
+
+async def test_cardroom_bots_stops_and_says_why_when_its_opponent_sits_out(server):
+    from client_demo.client import CardroomClient
+
+    async with CardroomClient(server.ws_url, name="human") as human:
+        room = (await human.create_room("holdem", options={"seats": 2, "between_hands_seconds": 0.3}))["room"]
+        await human.join(room)
+
+        async def play_one_hand_then_sit_out() -> None:
+            async for msg in human:
+                if msg.get("t") == "event" and msg["event"]["type"] == "hand_ended":
+                    await human.sit_out(room)  # keeps the seat, is dealt no more hands
+                    return
+                view = msg.get("view") if msg.get("t") == "room" else None
+                if view and view.get("to_act") == msg.get("your_seat") and view.get("legal"):
+                    action = {"type": "check"} if view["legal"]["check"] else {"type": "call"}
+                    try:
+                        await human.act(room, action)
+                    except Exception:
+                        pass
+
+        humans_hand = asyncio.create_task(play_one_hand_then_sit_out())
+        code, out, err = await run_cli("bots", "--url", server.ws_url, "--room", room, "--count", "1",
+                                       "--strategy", "calling_station", "--hands", "20", timeout=40)
+        await asyncio.wait_for(humans_hand, 5)
+    assert code == 0, err
+    assert "stopped after 1 of 20 hands: no further hand can start" in err
+    assert "1 of 2 seated player(s) ready (1 sitting out)" in err
+    assert [int(r["hands"]) for r in summary_rows(out)] == [1]
+
+
+async def test_cardroom_bots_says_why_it_stops_early_when_bots_bust(server):
+    code, out, err = await run_cli(
+        "bots", "--url", server.ws_url, "--game", "holdem", "--count", "3", "--create", "--hands", "200",
+        "--strategy", "random", "--seed", "5", "--buy-in", "6", "--option", "between_hands_seconds=0.05",
+        "--config", "small_blind=1", "--config", "big_blind=2", timeout=60)
+    assert code == 0, err
+    rows = summary_rows(out)
+    assert sum(1 for r in rows if int(r["stack"]) == 0) >= 2  # two bots lost everything
+    assert sum(int(r["net"]) for r in rows) == 0
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("stopped after ") and "of 200 hands: " in last, err
+    assert "busted" in last and "a holdem hand needs 2" in last, last

@@ -37,7 +37,7 @@ def play_checked(game: str, names: list[str], config: dict, stacks: list[int], s
 @settings(max_examples=120, deadline=None)
 def test_holdem_strategies_only_play_legal_actions(seed, players, short, config):
     rng = random.Random(seed)
-    names = [rng.choice(["smart", "random"]) for _ in range(players)]
+    names = [rng.choice(["smart", "random", "calling_station"]) for _ in range(players)]
     stacks = [rng.randint(1, 30) if short else rng.randint(50, 400) for _ in range(players)]
     play_checked("holdem", names, config, stacks, seed)
 
@@ -47,7 +47,7 @@ def test_holdem_strategies_only_play_legal_actions(seed, players, short, config)
 @settings(max_examples=120, deadline=None)
 def test_zhajinhua_strategies_only_play_legal_actions(seed, players, short, config):
     rng = random.Random(seed)
-    names = [rng.choice(["smart", "random"]) for _ in range(players)]
+    names = [rng.choice(["smart", "random", "calling_station"]) for _ in range(players)]
     ante = config.get("ante", 10)
     stacks = [rng.randint(ante, ante * 8) if short else rng.randint(500, 3000) for _ in range(players)]
     play_checked("zhajinhua", names, config, stacks, seed)
@@ -68,6 +68,7 @@ def test_smart_doudizhu_only_plays_legal_moves_in_all_smart_games():
 
 def test_every_game_has_a_smart_and_a_random_strategy():
     assert {(g, n) for g in ("holdem", "zhajinhua", "doudizhu") for n in ("smart", "random")} <= set(STRATEGIES)
+    assert {("holdem", "calling_station"), ("zhajinhua", "calling_station")} <= set(STRATEGIES)
     with pytest.raises(KeyError, match="known"):
         get_strategy("holdem", "genius")
 

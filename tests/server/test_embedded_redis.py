@@ -128,3 +128,16 @@ def test_the_data_dir_and_redis_files_are_private(tmp_path):
             {str(p): oct(p.stat().st_mode) for p in files}
     finally:
         e.stop()
+
+
+def test_a_data_dir_that_cannot_be_made_is_one_clear_line(tmp_path):
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    run = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data-dir",
+                          str(blocker / "data")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.strip().startswith(f"cardroom serve: cannot use the data dir {blocker / 'data'}")
+    assert "Traceback" not in run.stderr

@@ -402,3 +402,24 @@ async def test_a_lobby_watcher_changing_its_filter_during_a_push_gets_a_list(app
     a.drain()
     await app.lobby._push_lobby()
     assert (await a.expect("rooms"))["t"] == "rooms"
+
+
+async def test_first_hand_players_holds_the_first_deal_until_they_are_all_seated(make_app):
+    from server.games import GAMES
+
+    app = await make_app(games=GAMES)
+    clients = [await Client.connect(app.ws_url) for _ in range(3)]
+    for i, c in enumerate(clients):
+        await c.hello(f"p{i}")
+    room = (await clients[0].request({"t": "create_room", "game": "holdem",
+                                      "options": {"seats": 4, "first_hand_players": 3}}))["room"]
+    await clients[0].request({"t": "join", "room": room})
+    second = await clients[1].request({"t": "join", "room": room})
+    await asyncio.sleep(0.3)
+    assert not second["playing"] and app.directory.actors[room].table.hand is None  # two of three: waits
+    await clients[2].request({"t": "join", "room": room})
+    started = await clients[0].expect("event", timeout=5, event=lambda e: e["type"] == "hand_started")
+    assert len(started["event"]["seats"]) == 3
+    bad = await clients[0].request({"t": "create_room", "game": "holdem",
+                                    "options": {"seats": 2, "first_hand_players": 3}})
+    assert (bad["code"], bad["field"]) == ("bad_config", "first_hand_players")

@@ -27,6 +27,7 @@ async def test_the_documented_two_player_snippet_plays_a_hand(make_app, capsys):
     await namespace["main"]()
     out = capsys.readouterr().out
     assert "alice wallet 10000" in out and "final stacks" in out
+    assert "alice left the table" in out and "bob left the table" in out
     totals = await app.store.chip_audit()
     assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"] == 20_000
-    assert totals["tables"] == 2000
+    assert totals["tables"] == 0  # both stood up: no chips left locked at the table

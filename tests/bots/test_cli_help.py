@@ -1,0 +1,55 @@
+"""What a new user sees of the ``cardroom`` command itself: readable help for every
+subcommand and option, and one clear line (not a traceback) for a bad demo argument."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.cli import build_parser
+from server.demo import demo_command
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def test_the_top_level_help_shows_no_rst_markup(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out and "The cardroom command" in out
+
+
+@pytest.mark.parametrize("command", ["demo", "bots", "simulate"])
+def test_every_option_of_the_bot_and_demo_commands_has_a_help_text(command, capsys):
+    sub = subparsers(build_parser())[command]
+    missing = [a.option_strings or a.dest for a in sub._actions if a.help is None]
+    assert missing == []
+    assert "``" not in sub.format_help()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--players", "1"], "cardroom demo: --players must be between 2 and 10, got 1"),
+    (["--hands", "0"], "cardroom demo: --hands must be at least 1, got 0"),
+])
+def test_demo_rejects_a_bad_argument_with_one_clear_line(argv, message, capsys):
+    args = build_parser().parse_args(["demo", *argv])
+    assert demo_command(args) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(message) and "Traceback" not in err and out == ""
+
+
+def test_bot_strength_help_is_plain_text():
+    proc = subprocess.run([sys.executable, "bench/bot_strength.py", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "calling station" in proc.stdout and "``" not in proc.stdout
