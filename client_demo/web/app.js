@@ -23,6 +23,8 @@ export const store = {
   spectating: new Set(),
   seated: new Set(),  // rooms where this player holds a seat
   codes: new Map(),   // room id -> join code of a private room (from its link or snapshot)
+  busted: new Set(),  // rooms where this player ran out of chips (offered a rebuy)
+  historyAsked: new Set(), // rooms whose recent hands were fetched for the history panel
 };
 
 const main = document.getElementById("main");
@@ -52,8 +54,16 @@ const FRIENDLY = {
   unavailable: "The server is restarting",
 };
 
+const MAX_TOASTS = 2;
+
 export function toast(text, kind = "info", ms = 4200) {
   const box = document.getElementById("toasts");
+  // under the table's top bar (never over its buttons); a repeat replaces the older copy,
+  // and only the newest few stay
+  const bar = document.querySelector(".table-bar");
+  box.style.top = bar ? `${Math.max(8, Math.round(bar.getBoundingClientRect().bottom + 6))}px` : "";
+  for (const old of box.children) if (old.textContent === text) old.remove();
+  while (box.children.length >= MAX_TOASTS) box.firstElementChild.remove();
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status",
     "data-testid": kind === "error" ? "toast-error" : "toast" }, text);
   box.append(el);
@@ -64,7 +74,8 @@ export function toast(text, kind = "info", ms = 4200) {
 function showError(err) {
   if (!err) return;
   const title = FRIENDLY[err.code];
-  const message = err.message || err.code || "something went wrong";
+  const snap = err.room ? store.snaps.get(err.room) : null;
+  const message = humanize(err.message || err.code || "something went wrong", snap);
   toast(title ? `${title}: ${message}` : message, "error");
 }
 
@@ -142,18 +153,38 @@ export const app = {
     location.reload();
   },
 
-  async join(roomId, seat = null) {
+  async join(roomId, seat = null, buyIn = null) {
     const msg = { t: "join", room: roomId, seed: freshSeed(roomId) };
     if (seat !== null) msg.seat = seat;
+    if (buyIn) msg.buy_in = buyIn;
     if (store.codes.has(roomId)) msg.code = store.codes.get(roomId);
     try {
       const snap = await conn.request(msg);
       const s = snap.seats[snap.your_seat];
       if (s && store.wallet !== null) store.wallet -= s.stack;
-      store.spectating.delete(roomId);
-      store.seated.add(roomId);
-      this.openRoom(roomId);
+      this.seatedAt(snap);
     } catch (err) { /* shown as a toast */ }
+  },
+
+  /** A join (or quick match) answered with our seat: show that table. */
+  seatedAt(snap) {
+    store.spectating.delete(snap.room);
+    store.busted.delete(snap.room);
+    store.seated.add(snap.room);
+    this.openRoom(snap.room);
+  },
+
+  async quickMatch(game, stake = null) {
+    const msg = { t: "quick_match", game };
+    if (stake) msg.stake = stake;
+    try {
+      const snap = await conn.request(msg);
+      const s = snap.seats[snap.your_seat];
+      if (s && store.wallet !== null) store.wallet -= s.stack;
+      this.seatedAt(snap);
+    } catch (err) {
+      if (err.code === "unknown_type") toast("This server has no quick match yet: create a table or play against bots.", "info");
+    }
   },
 
   async spectate(roomId) {
@@ -234,6 +265,7 @@ conn.on("room", (snap) => {
   if (prev && prev.version > snap.version) return; // an older snapshot arriving late
   if (snap.code) store.codes.set(snap.room, snap.code);
   store.snaps.set(snap.room, snap);
+  if (snap.your_seat !== null && !store.historyAsked.has(snap.room)) loadHistory(snap.room);
   table.onSnapshot(snap);
   if (store.current === snap.room) table.render(main, snap);
 });
@@ -264,11 +296,54 @@ conn.on("left", (msg) => {
     if (store.current !== msg.room) store.snaps.delete(msg.room);
   }
   if (msg.ref === undefined && msg.seat !== null) {
-    if (msg.reason === "busted") toast("You ran out of chips and left the table.", "info");
+    if (msg.reason === "busted") {
+      store.busted.add(msg.room);
+      toast("You ran out of chips: rebuy to keep playing.", "info");
+      if (store.current === msg.room && store.snaps.has(msg.room)) table.render(main, store.snaps.get(msg.room));
+    }
     else toast(`You left the table with ${chips(msg.stack)} chips.`, "info");
   }
   renderIdentity();
 });
+
+/**
+ * The hand-history panel after a reload: our last hands of the room, as we saw them, go
+ * before whatever this page logged live (docs/protocol.md, `history`).
+ */
+async function loadHistory(roomId) {
+  store.historyAsked.add(roomId);
+  try {
+    const reply = await conn.request({ t: "history", room: roomId, last: 10 }, { quiet: true });
+    const snap = store.snaps.get(roomId);
+    if (!snap || !reply.hands || !reply.hands.length) return;
+    const lines = table.historyLines(snap, reply.hands);
+    if (!lines.length) return;
+    store.logs.set(roomId, lines.concat(store.logs.get(roomId) || []));
+    if (store.current === roomId) table.render(main, store.snaps.get(roomId));
+  } catch (err) {
+    if (err.code === "disconnected") store.historyAsked.delete(roomId); // asked again after the resume
+  }
+}
+
+/**
+ * A server message in the words of this table: seat numbers become names, Dou Dizhu
+ * rank strings ("52", "TTJ") become cards ("5, 2", "10, 10, J").
+ */
+export function humanize(message, snap) {
+  if (!snap || typeof message !== "string") return message;
+  let text = message.replace(/\bseat (\d+)('s)?/g, (m, n, s) => {
+    const seat = snap.seats[Number(n)];
+    return seat ? `${seat.name}${s || ""}` : m;
+  });
+  if (snap.game === "doudizhu") {
+    const ranks = (r) => [...r].map((c) => ({ T: "10", B: "black joker", R: "red joker" }[c] || c)).join(", ");
+    text = text
+      .replace(/^([3-9TJQKA2BR]+) is not a valid play/, (m, r) => `${ranks(r)} ${r.length > 1 ? "do" : "does"} not make a valid play`)
+      .replace(/^([3-9TJQKA2BR]+) \((\w+)\) does not beat ([3-9TJQKA2BR]+)/, (m, a, kind, b) => `${ranks(a)} (${kind.replaceAll("_", " ")}) does not beat ${ranks(b)}`)
+      .replace(/you do not hold '([3-9TJQKA2BR]+)'/, (m, r) => `you do not hold ${ranks(r)}`);
+  }
+  return text;
+}
 
 /** We neither sit nor watch there any more: the server stops sending its snapshots. */
 function forgetRoom(roomId) {

@@ -8,7 +8,9 @@ export function h(tag, attrs, ...children) {
       if (key.startsWith("on") && typeof value === "function") {
         el.addEventListener(key.slice(2), value);
       } else if (key === "style" && typeof value === "object") {
-        Object.assign(el.style, value);
+        for (const [prop, v] of Object.entries(value)) {
+          if (prop.startsWith("--")) el.style.setProperty(prop, String(v)); else el.style[prop] = v;
+        }
       } else if (key === "value") {
         el.value = value;
       } else if (key === "checked") {
@@ -49,4 +51,17 @@ export function readable(text) {
 export function chips(n) {
   if (n === null || n === undefined) return "–";
   return Number(n).toLocaleString("en-US");
+}
+
+/**
+ * Display names that tell people apart: a name used by two or more entries gets a short
+ * suffix from each entry's id ("alice #9a2b"). `entries` are {name, id} or null.
+ */
+export function distinctNames(entries) {
+  const count = new Map();
+  for (const e of entries) if (e) count.set(e.name, (count.get(e.name) || 0) + 1);
+  return entries.map((e) => {
+    if (!e) return null;
+    return count.get(e.name) > 1 ? `${e.name} #${String(e.id).slice(-4)}` : e.name;
+  });
 }

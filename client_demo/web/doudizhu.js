@@ -6,7 +6,7 @@
 // View and legal wire formats: docs/doudizhu.md, engine/doudizhu/view.py and legal.py.
 
 import { h, chips } from "./dom.js";
-import { cardEl, ddzCardsFor, ddzRanksText, ddzSorted } from "./cards.js";
+import { DDZ_RANKS, cardEl, ddzCardsFor, ddzRank, ddzRanksText, ddzSorted } from "./cards.js";
 
 const KIND = {
   solo: "single", pair: "pair", trio: "trio", trio_solo: "trio + 1", trio_pair: "trio + pair",
@@ -59,13 +59,15 @@ export default {
   },
 
   seatCards(ctx, seat) {
-    const s = seatView(ctx, seat);
+    let s = seatView(ctx, seat);
     if (!s || seat === ctx.me) return null;
     const v = ctx.view;
     const rest = v.is_over && v.result && v.result.hands ? v.result.hands[seat] : null;
-    if (rest && rest.length) {
-      return h("div", { class: "cards fan small-fan", "data-testid": `rest-${seat}` }, ddzSorted(rest).map((c) => cardEl(c, { size: "xs" })));
+    if (rest && rest.length && !narrow()) { // on a phone they are listed under the felt with the score
+      return h("div", { class: "cards fan rest-fan", "data-testid": `rest-${seat}`, style: { "--n": rest.length } },
+        ddzSorted(rest).map((c) => cardEl(c, { size: "sm" })));
     }
+    if (rest) s = { ...s, cards_left: rest.length };
     return h("div", { class: "count-stack", "data-testid": `count-${seat}`, "data-count": s.cards_left,
       title: `${s.cards_left} cards left` },
     cardEl(null, { size: "sm" }), h("span", { class: "count" }, String(s.cards_left)));
@@ -81,7 +83,7 @@ export default {
     if (m.type === "pass") return h("div", { class: "last-play pass", "data-testid": `last-play-${seat}` }, "Pass");
     return h("div", { class: `last-play ${m.kind === "bomb" || m.kind === "rocket" ? "boom" : ""}`,
       "data-testid": `last-play-${seat}`, "data-ranks": m.ranks },
-    h("div", { class: "cards fan" }, ddzSorted(m.cards).map((c) => cardEl(c, { size: "sm" }))),
+    h("div", { class: "cards fan play-fan", style: { "--n": m.cards.length } }, ddzSorted(m.cards).map((c) => cardEl(c, { size: "sm" }))),
     h("div", { class: "kind" }, KIND[m.kind] || m.kind));
   },
 
@@ -117,15 +119,15 @@ export default {
           h("div", { class: "muted small" }, "bottom")),
         h("div", { class: "multiplier", "data-testid": "multiplier", title: "multiplier so far" }, `×${v.multiplier}`)),
     ];
-    if (v.is_over && v.result) parts.push(resultNode(ctx, v.result));
+    if (v.is_over && v.result) parts.push(resultNode(ctx, v.result, narrow() && !ctx.last));
     else if (v.phase === "bidding") {
       const b = v.bidding;
       parts.push(h("div", { class: "street" }, b.style === "rob"
         ? `Calling the landlord${b.robs ? ` · robbed ×${b.robs}` : ""}`
         : `Bidding${b.high_bid ? ` · high bid ${b.high_bid}` : ""}`));
     } else {
-      const who = v.to_act !== null ? ctx.name(v.to_act) : "";
-      parts.push(h("div", { class: "street" }, v.to_beat ? `${who} to beat ${ctx.name(v.to_beat.seat)}` : `${who} leads`));
+      const who = v.to_act === null ? "" : v.to_act === ctx.me ? "You" : ctx.name(v.to_act);
+      parts.push(h("div", { class: "street" }, v.to_beat ? `${who} to beat ${ctx.name(v.to_beat.seat)}` : `${who} ${who === "You" ? "lead" : "leads"}`));
     }
     return h("div", { class: "board-area" }, parts);
   },
@@ -137,8 +139,11 @@ export default {
     const cards = ddzSorted(v.hand);
     const hand = h("div", { class: "my-hand", "data-testid": "my-hand", "data-count": cards.length });
     hand.style.setProperty("--n", String(cards.length));
+    // the bottom cards the landlord just took stand out for a moment
+    const fresh = ctx.ui.fresh && ctx.ui.fresh.hand === ctx.snap.hand_no && Date.now() < ctx.ui.fresh.until
+      ? new Set(ctx.ui.fresh.cards) : new Set();
     for (const c of cards) {
-      const el = cardEl(c, { size: "lg", cls: sel.has(c) ? "selected" : "" });
+      const el = cardEl(c, { size: "lg", cls: `${sel.has(c) ? "selected" : ""} ${fresh.has(c) ? "fresh" : ""}` });
       el.setAttribute("data-testid", "hand-card");
       el.setAttribute("role", "button");
       el.tabIndex = 0;
@@ -151,7 +156,14 @@ export default {
       el.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); toggle(); } });
       hand.append(el);
     }
-    return h("div", { class: "hand-area" }, hand);
+    return h("div", { class: "hand-area" }, counter(ctx), hand);
+  },
+
+  track(ev, ctx) {
+    if (ev.type === "landlord" && ev.seat === ctx.me && ev.bottom) {
+      ctx.ui.fresh = { hand: ctx.snap.hand_no, cards: ev.bottom, until: Date.now() + FRESH_MS };
+      setTimeout(() => ctx.rerender(), FRESH_MS + 50);
+    }
   },
 
   actions(ctx) {
@@ -175,6 +187,13 @@ export default {
       return bar;
     }
     const sel = selection(ctx);
+    if (legal.can_pass && !(legal.plays || []).length) {
+      // nothing in the hand beats the table: passing is the only move
+      row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "Pass"));
+      bar.append(h("div", { class: "muted small", "data-testid": "play-info" },
+        `Nothing in your hand beats ${ctx.name(legal.to_beat.seat)}'s ${KIND[legal.to_beat.kind] || legal.to_beat.kind} (${ddzRanksText(legal.to_beat.ranks)}): pass.`), row);
+      return bar;
+    }
     if (legal.can_pass) row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "Pass"));
     row.append(h("button", { class: "btn act", "data-testid": "act-hint", onclick: () => hint(ctx) }, "Hint"));
     row.append(h("button", { class: "btn act ghost", "data-testid": "act-clear", onclick: () => { sel.clear(); ctx.rerender(); } }, "Clear"));
@@ -215,12 +234,50 @@ export default {
     }
   },
 
+  summary,
+  resultBelow,
+
   notice(ev, ctx) {
     if (ev.type === "landlord") return `${ctx.name(ev.seat)} is the landlord`;
     if (ev.type === "play" && (ev.kind === "bomb" || ev.kind === "rocket")) return `${ctx.name(ev.seat)}: ${KIND[ev.kind]}! Stakes double.`;
     return null;
   },
 };
+
+/** The last hand's score and the cards left in every hand, for the "Last hand" view. */
+function summary(ctx) {
+  const v = ctx.view;
+  const r = v.result;
+  if (!r || !r.hands) return null;
+  return h("table", { class: "score summary", "data-testid": "last-hand-seats" }, h("tbody", {},
+    r.hands.map((cards, seat) => (cards === null || cards === undefined ? null : h("tr", {},
+      h("td", {}, ctx.name(seat), seat === r.landlord ? " ♛" : ""),
+      h("td", {}, cards.length
+        ? h("div", { class: "cards fan rest-fan", style: { "--n": cards.length } }, ddzSorted(cards).map((c) => cardEl(c, { size: "sm" })))
+        : "out of cards"))))));
+}
+
+const FRESH_MS = 4000;
+const COUNTED = [["R", "Red joker", 1], ["B", "Black joker", 1], ["2", "2", 4], ["A", "A", 4], ["K", "K", 4]];
+
+/**
+ * The card counter (记牌器): how many of the highest cards are still out, neither in your
+ * hand nor played yet, from the hand's public history and your own cards.
+ */
+function counter(ctx) {
+  const v = ctx.view;
+  if (!v || v.phase !== "play" || v.is_over) return null;
+  const gone = new Map();
+  const drop = (ids) => { for (const c of ids) { const r = DDZ_RANKS[ddzRank(c)]; gone.set(r, (gone.get(r) || 0) + 1); } };
+  drop(v.hand);
+  for (const m of v.history || []) if (m && m.cards) drop(m.cards);
+  const items = COUNTED.map(([r, label, total]) => {
+    const out = total - (gone.get(r) || 0);
+    return h("span", { class: `counter-item ${out ? "" : "none"}`, "data-rank": r, "data-out": out,
+      title: `${label}: ${out} still out` }, total === 1 ? (r === "R" ? "RJ" : "BJ") : `${label}×${out}`);
+  });
+  return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, "Still out:"), items);
+}
 
 function updatePlayButton(ctx) {
   const btn = document.querySelector("[data-testid=act-play]");
@@ -242,7 +299,16 @@ function hint(ctx) {
   ctx.rerender();
 }
 
-function resultNode(ctx, r) {
+function narrow() { return window.innerWidth <= 600; }
+
+/** On a phone the score table goes under the felt, where the action bar was (no room in the middle). */
+function resultBelow(ctx) {
+  const v = ctx.view;
+  if (!narrow() || !v || !v.is_over || !v.result || v.result.type !== "hand_over") return null;
+  return h("div", { class: "action-bar result-below" }, resultNode(ctx, v.result, false, "result-table"), summary(ctx));
+}
+
+function resultNode(ctx, r, compact = false, testid = "result") {
   if (r.type === "redeal") {
     return h("div", { class: "result", "data-testid": "result" }, "Everybody passed: new deal coming");
   }
@@ -254,6 +320,10 @@ function resultNode(ctx, r) {
   if (m.anti_spring) factors.push("anti-spring ×2");
   if (m.capped) factors.push(`capped at ${m.cap}`);
   const head = r.winner === "landlord" ? `${ctx.name(r.landlord)} (landlord) wins` : "The peasants win";
+  if (compact) {
+    return h("div", { class: "result ddz-result compact", "data-testid": "result", title: head },
+      h("div", { class: "result-head" }, `${r.winner === "landlord" ? "Landlord wins" : "Peasants win"} · ×${m.final}`));
+  }
   const rows = [];
   r.points.forEach((p, seat) => {
     if (p === null || p === undefined) return;
@@ -262,7 +332,7 @@ function resultNode(ctx, r) {
       h("td", {}, `${p > 0 ? "+" : ""}${p}`),
       h("td", {}, `${r.chips[seat] > 0 ? "+" : ""}${chips(r.chips[seat])}`)));
   });
-  return h("div", { class: "result ddz-result", "data-testid": "result" },
+  return h("div", { class: "result ddz-result", "data-testid": testid },
     h("div", { class: "result-head" }, head),
     h("div", { class: "small" }, `${factors.join(" · ")} = ×${m.final}`),
     h("table", { class: "score" },

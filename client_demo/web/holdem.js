@@ -7,12 +7,28 @@
 
 import { h, chips } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
+import { bestHand, shortHand } from "./handeval.js";
 
 const STREET = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", over: "Showdown" };
 
 function seatView(ctx, seat) {
   const v = ctx.view;
   return v && v.seats ? v.seats[seat] : null;
+}
+
+/** The cards making the winning five at a showdown (for the highlight), as a Set of ids. */
+function winningCards(view) {
+  const best = new Set();
+  if (!view || !view.is_over || view.board.length < 5) return best;
+  for (const s of view.seats) {
+    if (s && s.won > 0 && s.cards) for (const c of bestHand(s.cards.concat(view.board)).best) best.add(c);
+  }
+  return best;
+}
+
+/** Did anyone show cards (a real showdown), or did everyone else fold? */
+function showdown(view) {
+  return view.is_over && view.seats.filter((s) => s && s.cards).length > 0 && view.board.length === 5;
 }
 
 function potTotal(view) {
@@ -32,13 +48,15 @@ export default {
     const s = seatView(ctx, seat);
     if (!v || !s) return null;
     const mine = seat === ctx.me;
-    const size = mine ? "md" : "sm";
+    const size = mine || (v.is_over && s.cards && !ctx.narrow) ? "md" : "sm";
+    const best = winningCards(v);
+    const face = (c) => cardEl(c, { size, cls: best.has(c) ? "best" : "" });
     if (mine && v.hole) {
-      return h("div", { class: `cards hole ${s.folded ? "folded" : ""}`, "data-testid": "my-hole" },
-        v.hole.map((c) => cardEl(c, { size })));
+      return h("div", { class: `cards hole ${s.folded ? "folded" : ""} ${s.cards ? "shown" : ""}`, "data-testid": "my-hole" },
+        v.hole.map(face));
     }
     if (s.cards) {
-      return h("div", { class: "cards hole shown", "data-testid": `shown-${seat}` }, s.cards.map((c) => cardEl(c, { size })));
+      return h("div", { class: "cards hole shown", "data-testid": `shown-${seat}` }, s.cards.map(face));
     }
     if (s.in_hand && !s.folded && !v.is_over) {
       return h("div", { class: "cards hole" }, [cardEl(null, { size }), cardEl(null, { size })]);
@@ -70,17 +88,19 @@ export default {
     const winner = over && s.won > 0;
     let note = null;
     if (winner) note = `wins ${chips(s.won)}`;
-    else if (s.hand) note = s.hand;
+    else if (s.hand) note = shortHand(s.hand);
     else if (!over && ctx.ui.acts && ctx.ui.acts[seat] && ctx.ui.acts[seat] !== "Fold") note = ctx.ui.acts[seat];
-    return { winner, out: s.folded, note };
+    return { winner, out: s.folded, note, title: s.hand ? `${note}: ${s.hand}` : note };
   },
 
   center(ctx) {
     const v = ctx.view;
     if (!v) return h("div", { class: "board-area" }, h("div", { class: "board empty-board" }, slots(5)));
+    const best = winningCards(v);
     const board = h("div", { class: "board", "data-testid": "board", "data-cards": v.board.join(",") },
-      v.board.map((c) => cardEl(c, { size: "md" })), slots(5 - v.board.length));
-    const parts = [h("div", { class: "street" }, STREET[v.street] || v.street), board];
+      v.board.map((c) => cardEl(c, { size: "md", cls: best.has(c) ? "best" : "" })), slots(5 - v.board.length));
+    const label = v.is_over ? (showdown(v) ? "Showdown" : null) : STREET[v.street] || v.street;
+    const parts = [label ? h("div", { class: "street", "data-testid": "street" }, label) : null, board];
     if (v.is_over) {
       const won = v.seats.filter((s) => s && s.won > 0);
       const total = won.reduce((a, s) => a + s.won, 0);
@@ -92,10 +112,11 @@ export default {
         if (!groups.has(key)) groups.set(key, { won: s.won, hand: s.hand, names: [] });
         groups.get(key).names.push(ctx.name(s.seat));
       }
+      // the hand without its kickers on the felt (the whole description in the tooltip and the history)
       parts.push(h("div", { class: "result", "data-testid": "result" },
-        [...groups.values()].map((g) => h("div", {}, g.names.length > 1
-          ? `${g.names.join(", ")} win ${chips(g.won)} each${g.hand ? ` with ${g.hand}` : ""}`
-          : `${g.names[0]} wins ${chips(g.won)}${g.hand ? ` with ${g.hand}` : ""}`))));
+        [...groups.values()].map((g) => h("div", { title: g.hand || "" }, g.names.length > 1
+          ? `${g.names.join(", ")} win ${chips(g.won)} each${g.hand && !ctx.narrow ? ` with ${shortHand(g.hand)}` : ""}`
+          : `${g.names[0]} wins ${chips(g.won)}${g.hand && !ctx.narrow ? ` with ${shortHand(g.hand)}` : ""}`))));
     } else {
       const total = potTotal(v);
       parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, `Pot ${chips(total)}`));
@@ -108,11 +129,39 @@ export default {
     return h("div", { class: "board-area" }, parts);
   },
 
+  // your own hand in words while you play it ("Flush, king high"), from your cards and the board
+  mine(ctx) {
+    const v = ctx.view;
+    if (!v || !v.hole || v.is_over || !ctx.snap.playing) return null;
+    const me = v.seats[ctx.me];
+    if (!me || me.folded) return null;
+    return h("div", { class: "my-strength", "data-testid": "my-strength" },
+      h("span", { class: "muted" }, "Your hand: "), bestHand(v.hole.concat(v.board)).name);
+  },
+
+  // the last hand's shown cards and winners, for the "Last hand" view
+  summary(ctx) {
+    const v = ctx.view;
+    const best = winningCards(v);
+    const rows = v.seats.filter((s) => s && (s.cards || s.won > 0 || (s.seat === ctx.me && v.hole))).map((s) => {
+      const cards = s.cards || (s.seat === ctx.me ? v.hole : null);
+      return h("tr", { class: s.won > 0 ? "plus" : "" },
+        h("td", {}, ctx.name(s.seat)),
+        h("td", {}, cards ? h("div", { class: "cards" }, cards.map((c) => cardEl(c, { size: "md", cls: best.has(c) ? "best" : "" }))) : "–"),
+        h("td", {}, s.hand || (s.folded ? "folded" : "")),
+        h("td", {}, s.won > 0 ? `+${chips(s.won)}` : ""));
+    });
+    return h("table", { class: "score summary", "data-testid": "last-hand-seats" }, h("tbody", {}, rows));
+  },
+
   actions(ctx) {
     const v = ctx.view;
     const legal = v && v.legal;
+    if (v && !v.is_over && v.to_act !== ctx.me) return preActions(ctx);
     if (!legal || v.is_over || v.to_act !== ctx.me) return null;
     const me = v.seats[ctx.me];
+    const pre = takePreAction(ctx, legal);
+    if (pre) { setTimeout(() => ctx.act(pre), 0); return null; }
     const bar = h("div", { class: "action-bar holdem-actions", "data-testid": "my-turn" });
     const row = h("div", { class: "row buttons" });
     if (legal.fold) row.append(h("button", { class: "btn act fold", "data-testid": "act-fold", onclick: () => ctx.act({ type: "fold" }) }, "Fold"));
@@ -182,6 +231,35 @@ export default {
     }
   },
 };
+
+// --- pre-actions: decide before your turn ("Check/Fold", "Call any") ----------------------
+
+const PRE = { checkfold: "Check/Fold", callany: "Call any" };
+
+/** While others act: toggles that play for you as soon as your turn comes. */
+function preActions(ctx) {
+  const v = ctx.view;
+  const me = v.seats[ctx.me];
+  if (!me || !me.in_hand || me.folded || me.all_in || !ctx.snap.playing) return null;
+  const pre = ctx.ui.pre && ctx.ui.pre.hand === ctx.snap.hand_no ? ctx.ui.pre.kind : null;
+  const who = v.to_act !== null && v.to_act !== undefined ? ctx.name(v.to_act) : "";
+  return h("div", { class: "action-bar pre-actions", "data-testid": "pre-actions" },
+    h("div", { class: "muted small", "data-testid": "waiting" }, `Waiting for ${who}… Decide now:`),
+    h("div", { class: "row buttons" }, Object.entries(PRE).map(([kind, label]) => h("label", { class: `btn quick pre ${pre === kind ? "on" : ""}` },
+      h("input", { type: "checkbox", checked: pre === kind, "data-testid": `pre-${kind}`,
+        onchange: (e) => { ctx.ui.pre = e.target.checked ? { hand: ctx.snap.hand_no, kind } : null; ctx.rerender(); } }),
+      ` ${label}`))));
+}
+
+/** The action a pre-action takes now that it is your turn (used once), or null. */
+function takePreAction(ctx, legal) {
+  const pre = ctx.ui.pre;
+  ctx.ui.pre = null;
+  if (!pre || pre.hand !== ctx.snap.hand_no) return null;
+  if (pre.kind === "checkfold") return legal.check ? { type: "check" } : { type: "fold" };
+  if (pre.kind === "callany") return legal.check ? { type: "check" } : legal.call > 0 ? { type: "call" } : null;
+  return null;
+}
 
 function slots(k) {
   return Array.from({ length: Math.max(0, k) }, () => h("div", { class: "card md slot" }));

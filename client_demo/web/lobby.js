@@ -1,7 +1,7 @@
 // The lobby: pick a name, see the tables live, create one, join a seat or watch,
 // and "play now" per game.
 
-import { h, clear, chips, readable } from "./dom.js";
+import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
 
 const GAME_BLURB = {
@@ -56,6 +56,7 @@ export class Lobby {
     this.app = app;
     this.root = null;
     this.creating = null; // game name whose create form is open
+    this.filter = { game: "", stakes: "" }; // the room list's filters ("" = all)
   }
 
   // --- the name form ---------------------------------------------------------------------
@@ -93,7 +94,10 @@ export class Lobby {
       h("section", { class: "panel rooms-panel" },
         h("div", { class: "rooms-head" },
           h("h2", {}, "Tables"),
-          h("span", { class: "muted small" }, "updates live")),
+          h("div", { class: "room-filters" },
+            h("select", { "data-testid": "filter-game", "aria-label": "game", onchange: (e) => { this.filter.game = e.target.value; this.filter.stakes = ""; this.renderRooms(); } }),
+            h("select", { "data-testid": "filter-stakes", "aria-label": "stakes", onchange: (e) => { this.filter.stakes = e.target.value; this.renderRooms(); } }),
+            h("span", { class: "muted small" }, "updates live"))),
         h("div", { class: "rooms", "data-testid": "rooms" })),
       h("p", { class: "muted small foot" },
         "Playing as ", h("b", {}, this.store.welcome.name), ". ",
@@ -128,6 +132,12 @@ export class Lobby {
           h("button", { class: "btn primary", "data-testid": `play-now-${g.game}`,
             onclick: (e) => this.playNow(g.game, e.currentTarget) },
           h("span", { class: "wide-only" }, "Play now against bots"), h("span", { class: "narrow-only" }, "Play vs bots")),
+          h("button", { class: "btn", "data-testid": `quick-${g.game}`, title: "Sit down at an open table of this game (or a new one)",
+            onclick: async (e) => {
+              const b = e.currentTarget;
+              b.disabled = true;
+              try { await this.app.quickMatch(g.game, this.filter.game === g.game ? stakeOf(g.game, this.filter.stakes) : null); } finally { b.disabled = false; }
+            } }, "Quick match"),
           h("button", { class: "btn", "data-testid": `create-${g.game}`,
             onclick: () => this.openCreate(g.game) },
           h("span", { class: "wide-only" }, "Create a table…"), h("span", { class: "narrow-only" }, "New table…"))),
@@ -135,22 +145,41 @@ export class Lobby {
     }
   }
 
+  /** The filter selects: every game, and the stakes of the chosen game's tables. */
+  renderFilters() {
+    const game = this.root.querySelector("[data-testid=filter-game]");
+    const stakes = this.root.querySelector("[data-testid=filter-stakes]");
+    clear(game).append(h("option", { value: "" }, "All games"),
+      ...this.store.games.map((g) => h("option", { value: g.game, selected: g.game === this.filter.game }, shortTitle(g.game))));
+    const levels = [...new Set(this.store.rooms.filter((r) => r.game === this.filter.game).map(describeStakes).filter(Boolean))];
+    if (this.filter.stakes && !levels.includes(this.filter.stakes)) levels.push(this.filter.stakes);
+    clear(stakes).append(h("option", { value: "" }, "All stakes"),
+      ...levels.sort((a, b) => firstNumber(a) - firstNumber(b)).map((l) => h("option", { value: l, selected: l === this.filter.stakes }, l)));
+    stakes.classList.toggle("hidden", !this.filter.game);
+  }
+
   renderRooms() {
+    this.renderFilters();
     const box = clear(this.root.querySelector(".rooms"));
-    const rooms = this.store.rooms;
+    const rooms = this.store.rooms.filter((r) => (!this.filter.game || r.game === this.filter.game)
+      && (!this.filter.stakes || describeStakes(r) === this.filter.stakes));
     if (!rooms.length) {
-      box.append(h("p", { class: "muted empty" }, "No tables yet. Create one, or press “Play now”."));
+      box.append(h("p", { class: "muted empty" }, this.store.rooms.length
+        ? "No table matches: change the filter, or press “Quick match”."
+        : "No tables yet. Create one, or press “Play now”."));
       return;
     }
     const mine = this.store.seated;
-    for (const r of rooms) {
+    // two tables with the same name (two players may share one) get a short id suffix
+    const names = distinctNames(rooms.map((r) => ({ name: readable(r.name), id: r.room })));
+    for (const [i, r] of rooms.entries()) {
       const full = r.players >= r.seats;
       const seated = mine.has(r.room);
       const stakes = describeStakes(r);
       box.append(h("div", { class: "room-row", "data-testid": `room-${r.room}`, "data-room": r.room, "data-game": r.game },
         h("div", { class: "room-game" }, GAME_ICON[r.game] || "♣"),
         h("div", { class: "room-main" },
-          h("div", { class: "room-name" }, readable(r.name)),
+          h("div", { class: "room-name", "data-testid": "room-name", title: `${readable(r.name)} (${r.room})` }, names[i]),
           h("div", { class: "muted small" }, shortTitle(r.game),
             stakes ? ` · ${stakes}` : "",
             ` · `, h("span", { "data-testid": "room-players" }, `${r.players}/${r.seats} seated`),
@@ -307,4 +336,16 @@ function describeStakes(r) {
   if (r.game === "zhajinhua" && c.ante) return `ante ${chips(c.ante)}`;
   if (r.game === "doudizhu" && c.stake) return `${chips(c.stake)} per point`;
   return "";
+}
+
+function firstNumber(text) {
+  const m = String(text).replace(/,/g, "").match(/\d+/);
+  return m ? Number(m[0]) : 0;
+}
+
+/** The quick match `stake` of a stakes filter ("blinds 5/10" → 10, "ante 10" → 10, "10 per point" → 10). */
+function stakeOf(game, text) {
+  if (!text) return null;
+  const nums = String(text).replace(/,/g, "").match(/\d+/g) || [];
+  return Number(game === "holdem" ? nums[nums.length - 1] : nums[0]) || null;
 }

@@ -3,7 +3,7 @@
 // What is game specific (cards, bets, center of the felt, buttons, event wording) comes
 // from the game modules.
 
-import { h, clear, chips, readable } from "./dom.js";
+import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import holdem from "./holdem.js";
 import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
@@ -21,6 +21,16 @@ export class TableScreen {
     this.ui = new Map(); // room id -> per-room UI state kept across re-renders
     this.clock = null;
     this.main = null;
+    let pending = false;
+    window.addEventListener("resize", () => { // phones lay the seats out differently: draw again
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        const snap = this.store.current && this.store.snaps.get(this.store.current);
+        if (snap && this.main && this.main.querySelector(".table-screen")) this.render(this.main, snap);
+      });
+    });
   }
 
   uiFor(room) {
@@ -42,7 +52,7 @@ export class TableScreen {
       name: (seat) => {
         if (seat === null || seat === undefined) return "?";
         const s = snap.seats[seat];
-        if (s) return s.name;
+        if (s) return displayNames(snap.seats)[seat];
         const ui = this.uiFor(snap.room);
         return (ui.names && ui.names[seat]) || `seat ${seat + 1}`;
       },
@@ -53,10 +63,12 @@ export class TableScreen {
       },
       toast: this.app.toast,
       serverNow: () => this.conn.serverNow(),
+      narrow: window.innerWidth <= 600, // a phone: less room on the felt
     };
     // remember names so that seats emptied after a hand still read well in the results
     ctx.ui.names = ctx.ui.names || {};
-    snap.seats.forEach((s, i) => { if (s) ctx.ui.names[i] = s.name; });
+    const shown = displayNames(snap.seats);
+    snap.seats.forEach((s, i) => { if (s) ctx.ui.names[i] = shown[i]; });
     return ctx;
   }
 
@@ -75,7 +87,10 @@ export class TableScreen {
       // view, unless the server already sent the engine's opening events for this hand.
       ctx.ui.openedHand = snap.hand_no;
       if (ctx.ui.sawOpeningFor !== snap.hand_no && module.opening) {
-        if (ctx.ui.expectHand !== snap.hand_no) this.app.log(snap.room, `— Hand #${snap.hand_no} (in progress) —`, "sep");
+        if (ctx.ui.expectHand !== snap.hand_no) {
+          this.app.log(snap.room, `— Hand #${snap.hand_no} (in progress) —`, "sep");
+          ctx.ui.partialHand = snap.hand_no;
+        }
         for (const line of module.opening(ctx)) this.app.log(snap.room, ...(Array.isArray(line) ? line : [line]));
       }
     }
@@ -83,11 +98,14 @@ export class TableScreen {
 
     const seatLayer = h("div", { class: "seat-layer" });
     const order = rotation(snap.seats.length, snap.your_seat ?? 0);
+    // on a phone the chips a seat has in front of it go on its plate: the felt has no room
+    const betsOnPlates = window.innerWidth <= 600 && !module.betPos;
     order.forEach((seat, k) => {
       const pos = ellipsePos(k, snap.seats.length, 1);
-      seatLayer.append(this.seatBox(ctx, seat, pos, k));
       const bet = module.betMarker ? module.betMarker(ctx, seat) : null;
-      if (bet) {
+      if (bet && betsOnPlates) bet.classList.add("on-plate");
+      seatLayer.append(this.seatBox(ctx, seat, pos, k, betsOnPlates ? bet : null));
+      if (bet && !betsOnPlates) {
         const bpos = module.betPos ? module.betPos(k, snap.seats.length) : ellipsePos(k, snap.seats.length, 0.42);
         bet.style.left = `${bpos.x}%`;
         bet.style.top = `${bpos.y}%`;
@@ -123,6 +141,8 @@ export class TableScreen {
           log.map((line) => h("li", { class: line.cls }, line.text))))));
 
     clear(main).append(screen);
+    if (ctx.ui.showLast) main.append(this.lastHandPanel(ctx));
+    fitFelt(screen);
     const list = screen.querySelector(".history-list");
     list.scrollTop = list.scrollHeight;
     this.startClock();
@@ -133,9 +153,13 @@ export class TableScreen {
     const { snap } = ctx;
     const seated = snap.your_seat !== null;
     const mySeat = seated ? snap.seats[snap.your_seat] : null;
+    const last = ctx.ui.lastOver;
     const buttons = [
       h("button", { class: "btn ghost", "data-testid": "to-lobby", title: "Back to the lobby (you keep your seat)",
         onclick: () => this.app.toLobby() }, "← Lobby"),
+      last ? h("button", { class: "btn ghost last-hand-btn", "data-testid": "last-hand", "data-hand": last.hand_no,
+        title: `The result of hand #${last.hand_no}`,
+        onclick: () => { ctx.ui.showLast = !ctx.ui.showLast; ctx.rerender(); } }, "Last hand") : null,
     ];
     const right = [];
     if (seated) {
@@ -197,7 +221,7 @@ export class TableScreen {
     return h("div", attrs, text);
   }
 
-  seatBox(ctx, seat, pos, k) {
+  seatBox(ctx, seat, pos, k, bet = null) {
     const { snap, view } = ctx;
     const info = snap.seats[seat];
     const style = { left: `${pos.x}%`, top: `${pos.y}%` };
@@ -226,16 +250,21 @@ export class TableScreen {
     else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: "disconnected" }, "away"));
     if (info.sitting_out) badges.push(h("span", { class: "badge" }, "sitting out"));
     if (info.leaving) badges.push(h("span", { class: "badge" }, "leaving"));
+    if (bet) badges.push(bet);
+    // on a phone the cards a seat shows at the end go on its plate too (Hold'em, Zha Jin Hua)
+    const cards = ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null;
+    const onPlate = Boolean(bet !== null || (ctx.narrow && !ctx.module.betPos)) && !mine && cards;
     return h("div", { class: classes.filter(Boolean).join(" "), style, "data-testid": `seat-${seat}`,
       "data-seat": seat, "data-pos": k, "data-name": info.name, "data-stack": info.stack, "data-bot": info.bot ? "1" : "0" },
-    h("div", { class: "seat-cards" }, ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null),
+    onPlate ? null : h("div", { class: "seat-cards" }, cards),
     h("div", { class: "plate" },
       avatar,
       h("div", { class: "plate-text" },
-        h("div", { class: "seat-name", "data-testid": `seat-name-${seat}` }, info.name),
+        h("div", { class: "seat-name", "data-testid": `seat-name-${seat}`, title: ctx.name(seat) }, ctx.name(seat)),
         h("div", { class: "seat-stack", "data-testid": `seat-stack-${seat}` }, chips(info.stack))),
       badges.length ? h("div", { class: "badges" }, badges) : null,
-      extra.note ? h("div", { class: "seat-note", "data-testid": `seat-note-${seat}`, title: extra.note }, extra.note) : null),
+      onPlate ? h("div", { class: "seat-cards plate-cards" }, cards) : null,
+      extra.note ? h("div", { class: "seat-note", "data-testid": `seat-note-${seat}`, title: extra.title || extra.note }, extra.note) : null),
     );
   }
 
@@ -243,8 +272,11 @@ export class TableScreen {
     const { snap, view } = ctx;
     if (snap.your_seat === null) {
       const free = snap.seats.some((s) => !s);
+      if (free && this.store.busted.has(snap.room)) return this.rebuyNode(ctx);
       return h("div", { class: "muted hint" }, free ? "You are watching. Press “Sit here” on an empty seat to play." : "You are watching this table.");
     }
+    const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
+    if (below) return below;
     if (!view || !snap.playing) return h("div", { class: "muted hint" }, snap.playing ? "" : "Waiting for the next hand…");
     const node = ctx.module.actions(ctx);
     if (node) {
@@ -256,37 +288,53 @@ export class TableScreen {
     return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? `Waiting for ${who}…` : "");
   }
 
+  /** Out of chips: buy in again (a join of the same room, within its buy-in range). */
+  rebuyNode(ctx) {
+    const o = ctx.snap.options || {};
+    const min = o.buy_in_min || 1;
+    const max = Math.min(o.buy_in_max || 1e12, Math.max(min, this.store.wallet ?? min));
+    const amount = h("input", { type: "number", min, max, step: 1, value: Math.min(max, Math.max(min, o.buy_in_default || min)),
+      "data-testid": "rebuy-amount", "aria-label": "buy-in", inputmode: "numeric" });
+    return h("div", { class: "action-bar rebuy", "data-testid": "rebuy-panel" },
+      h("div", { class: "muted small" }, `You ran out of chips. Buy in again (${chips(min)}–${chips(o.buy_in_max || max)}) to keep playing.`),
+      h("div", { class: "row buttons" }, amount,
+        h("button", { class: "btn act raise", "data-testid": "rebuy",
+          onclick: () => this.app.join(ctx.snap.room, null, Number(amount.value)) }, "Rebuy")));
+  }
+
   // --- events -----------------------------------------------------------------------------
 
   /** Every snapshot of a room this page follows, shown or not (the fairness record). */
   onSnapshot(snap) {
-    trackSnapshot(this.uiFor(snap.room), snap);
+    const ui = this.uiFor(snap.room);
+    trackSnapshot(ui, snap);
+    // the last finished hand, kept for the "Last hand" view while the next one is played
+    if (snap.view && snap.view.is_over && snap.hand_no) ui.lastOver = snap;
+  }
+
+  /** The result of the last finished hand: its center (board, pot, winners, score) and the hands shown. */
+  lastHandPanel(ctx) {
+    const last = ctx.ui.lastOver;
+    const lctx = { ...this.context(last), rerender: () => {}, act: () => {}, last: true, narrow: false };
+    const close = () => { ctx.ui.showLast = false; ctx.rerender(); };
+    return h("div", { class: "last-hand-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
+      h("div", { class: `panel last-hand-panel game-${last.game}`, role: "dialog", "aria-label": "Last hand",
+        "data-testid": "last-hand-panel", "data-hand": last.hand_no },
+      h("div", { class: "create-head" },
+        h("h2", {}, `Hand #${last.hand_no}`),
+        h("button", { class: "btn ghost", "data-testid": "last-hand-close", "aria-label": "close", onclick: close }, "✕")),
+      h("div", { class: "last-center" }, ctx.module.center(lctx)),
+      ctx.module.summary ? ctx.module.summary(lctx) : null));
   }
 
   onEvent(roomId, ev, snap) {
     if (!snap) return;
     const ctx = this.context(snap);
     trackEvent(ctx.ui, snap, ev);
-    let line = null;
-    let cls = "";
-    if (ev.type === "hand_started") { ctx.ui.expectHand = ev.hand_no; ctx.ui.acts = {}; }
+    if (ev.type === "hand_started") { ctx.ui.expectHand = ev.hand_no; ctx.ui.acts = {}; (ctx.ui.loggedHands ||= new Set()).add(ev.hand_no); }
     if (ctx.module.track) ctx.module.track(ev, ctx);
     if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ctx.ui.sawOpeningFor = ctx.ui.expectHand;
-    switch (ev.type) {
-      case "joined": line = `${ev.name}${ev.bot ? " (bot)" : ""} sat down in seat ${ev.seat + 1} with ${chips(ev.stack)}`; break;
-      case "rebuy": line = `${ctx.name(ev.seat)} buys in again for ${chips(ev.stack)}`; break;
-      case "left": line = `${ctx.name(ev.seat)} left the table${ev.reason === "busted" ? " (out of chips)" : ""}`; break;
-      case "leaving": line = `${ctx.name(ev.seat)} will leave after this hand`; break;
-      case "sat_out": line = `${ctx.name(ev.seat)} sits out${ev.reason === "timeouts" ? " (timed out twice)" : ""}`; break;
-      case "sat_in": line = `${ctx.name(ev.seat)} is back`; break;
-      case "hand_started": line = `— Hand #${ev.hand_no} —`; cls = "sep"; break;
-      case "timed_out": line = `${ctx.name(ev.seat)} ran out of time`; cls = "warn"; break;
-      case "hand_ended": line = null; break;
-      default: {
-        const out = ctx.module.describe(ev, ctx);
-        if (Array.isArray(out)) { [line, cls] = out; } else line = out;
-      }
-    }
+    const [line, cls] = lineFor(ev, ctx);
     if (line) this.app.log(roomId, line, cls);
     if (ctx.module.notice) {
       const note = ctx.module.notice(ev, ctx);
@@ -299,6 +347,30 @@ export class TableScreen {
         list.scrollTop = list.scrollHeight;
       }
     }
+  }
+
+  /** History panel lines for hands fetched with `history` (those not already logged live). */
+  historyLines(snap, hands) {
+    const ui = this.uiFor(snap.room);
+    const module = GAMES[snap.game];
+    const lines = [];
+    for (const hand of hands) {
+      if ((ui.loggedHands && ui.loggedHands.has(hand.hand)) || ui.partialHand === hand.hand) continue;
+      const names = {};
+      for (const s of hand.seats || []) names[s.seat] = s.name;
+      const ctx = {
+        snap: { ...snap, hand_no: hand.hand }, view: null, game: snap.game, me: hand.viewer, module, ui: {},
+        name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || `seat ${seat + 1}`),
+      };
+      let started = false;
+      for (const ev of hand.events || []) {
+        if (ev.type === "hand_started") started = true;
+        const [line, cls] = lineFor(ev, ctx);
+        if (line) lines.push({ text: line, cls });
+      }
+      if (!started) lines.unshift({ text: `— Hand #${hand.hand} —`, cls: "sep" });
+    }
+    return lines;
   }
 
   // --- the turn clock ---------------------------------------------------------------------
@@ -337,6 +409,24 @@ export class TableScreen {
   }
 }
 
+/**
+ * The felt takes the height left in the window once the bar, your hand and the action bar
+ * are laid out, so every control stays on screen without scrolling (within sane bounds).
+ */
+function fitFelt(screen) {
+  const wrap = screen.querySelector(".felt-wrap");
+  if (!wrap) return;
+  const phone = window.innerWidth <= 600;
+  wrap.style.height = "";
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  const col = screen.querySelector(".table-col");
+  const below = col.getBoundingClientRect().bottom - wrap.getBoundingClientRect().bottom;
+  const room = window.innerHeight - top - below - 8;
+  const [lo, hi] = phone ? [330, 470] : [300, 560];
+  wrap.style.height = `${Math.round(Math.min(hi, Math.max(lo, room)))}px`;
+}
+
+
 function clockRing(deadline, total) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -357,6 +447,26 @@ function clockRing(deadline, total) {
   return svg;
 }
 
+/** The history line of an event: [text or null, class]. */
+function lineFor(ev, ctx) {
+  const name = (seat) => ctx.name(seat);
+  switch (ev.type) {
+    case "joined": return [`${ev.name}${ev.bot ? " (bot)" : ""} sat down in seat ${ev.seat + 1} with ${chips(ev.stack)}`, ""];
+    case "rebuy": return [`${name(ev.seat)} buys in again for ${chips(ev.stack)}`, ""];
+    case "left": return [`${name(ev.seat)} left the table${ev.reason === "busted" ? " (out of chips)" : ""}`, ""];
+    case "leaving": return [`${name(ev.seat)} will leave after this hand`, ""];
+    case "sat_out": return [`${name(ev.seat)} sits out${ev.reason === "timeouts" ? " (timed out twice)" : ""}`, ""];
+    case "sat_in": return [`${name(ev.seat)} is back`, ""];
+    case "hand_started": return [`— Hand #${ev.hand_no} —`, "sep"];
+    case "timed_out": return [`${name(ev.seat)} ran out of time`, "warn"];
+    case "hand_ended": return [null, ""];
+    default: {
+      const out = ctx.module.describe(ev, ctx);
+      return Array.isArray(out) ? [out[0], out[1] || ""] : [out, ""];
+    }
+  }
+}
+
 /** Seats in screen order, starting with `first` (drawn at the bottom). */
 function rotation(n, first) {
   return Array.from({ length: n }, (_, k) => (first + k) % n);
@@ -369,4 +479,9 @@ function ellipsePos(k, n, scale) {
   const y = 50 + 41 * scale * Math.cos(theta);
   if (scale === 1) x = Math.min(86, Math.max(14, x));
   return { x, y };
+}
+
+/** The seats' names as shown: two players with the same name get a short id suffix. */
+function displayNames(seats) {
+  return distinctNames(seats.map((s) => (s ? { name: s.name, id: s.player || "" } : null)));
 }

@@ -74,13 +74,14 @@ export default {
       v.is_over ? null : h("div", { class: "street" }, `Round ${v.round} of ${v.max_rounds}`),
       h("div", { class: "pot", "data-testid": "pot", "data-amount": v.pot }, `Pot ${chips(v.pot)}`),
       v.is_over ? null : h("div", { class: "stake-line", "data-testid": "stake" },
-        `Stake ${chips(v.stake)}: blind pays ${chips(v.stake)}, seen pays ${chips(2 * v.stake)}`),
+        ctx.narrow ? `Stake ${chips(v.stake)} · blind ${chips(v.stake)} · seen ${chips(2 * v.stake)}`
+          : `Stake ${chips(v.stake)}: blind pays ${chips(v.stake)}, seen pays ${chips(2 * v.stake)}`),
     ];
     if (v.is_over && v.winner !== null && v.winner !== undefined) {
       const total = (v.payouts || []).reduce((a, p) => a + p.amount, 0);
       parts.push(h("div", { class: "result", "data-testid": "result" }, `${ctx.name(v.winner)} wins ${chips(total)}`));
     } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
-      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare" }, ctx.ui.lastCompare.text));
+      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: ctx.ui.lastCompare.full }, `Compare: ${ctx.ui.lastCompare.text}`));
     }
     return h("div", { class: "board-area" }, parts);
   },
@@ -150,7 +151,7 @@ export default {
       case "all_in": return `${n(ev.seat)} goes all-in with ${chips(ev.amount)}`;
       case "compare": {
         const text = `${n(ev.seat)} compares with ${n(ev.target)}: ${n(ev.winner)} wins, ${n(ev.loser)} is out`;
-        ctx.ui.lastCompare = { hand: ctx.snap.hand_no, text };
+        ctx.ui.lastCompare = { hand: ctx.snap.hand_no, text: `${n(ev.winner)} beat ${n(ev.loser)}`, full: text };
         return [text, "warn"];
       }
       case "compare_reveal":
@@ -161,6 +162,20 @@ export default {
         return [`${n(ev.winner)} wins ${ev.payouts.map((p) => `${chips(p.amount)}${p.seat !== ev.winner ? ` (${n(p.seat)})` : ""}`).join(", ")}`, "win"];
       default: return null;
     }
+  },
+
+  // the last hand's cards (as far as you saw them) and the winner, for the "Last hand" view
+  summary(ctx) {
+    const v = ctx.view;
+    const rows = v.seats.filter((s) => s && s.dealt_in).map((s) => {
+      const paid = (v.payouts || []).find((p) => p.seat === s.seat);
+      return h("tr", { class: v.winner === s.seat ? "plus" : "" },
+        h("td", {}, ctx.name(s.seat)),
+        h("td", {}, s.cards ? h("div", { class: "cards" }, s.cards.map((c) => cardEl(c, { size: "md" }))) : "–"),
+        h("td", {}, s.cards ? readable(s.description) : STATUS[s.status] || ""),
+        h("td", {}, paid ? `+${chips(paid.amount)}` : ""));
+    });
+    return h("table", { class: "score summary", "data-testid": "last-hand-seats" }, h("tbody", {}, rows));
   },
 
   notice(ev, ctx) {

@@ -79,3 +79,63 @@ def screenshot(page: Page, folder: Path, name: str) -> Path:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "laptop": {"width": 1366, "height": 768},
+         "phone": {"width": 390, "height": 844}}
+
+# What may not cover what on the felt: each item belongs to a seat (its plate, its cards,
+# its bet or last play) or to the middle of the table; items of different owners must not
+# intersect. Measured in one go, in the page (the table re-renders on every snapshot).
+_FELT_BOXES = """() => {
+  const items = [];
+  const add = (el, owner, what) => {
+    const r = el.getBoundingClientRect();
+    if (r.width && r.height && getComputedStyle(el).visibility !== 'hidden')
+      items.push({owner, what, x: r.x, y: r.y, w: r.width, h: r.height});
+  };
+  for (const seat of document.querySelectorAll('.seat-layer > .seat')) {
+    const n = seat.dataset.seat;
+    const plate = seat.querySelector('.plate'); if (plate) add(plate, 'seat ' + n, 'plate');
+    for (const c of seat.querySelectorAll('.seat-cards > *')) add(c, 'seat ' + n, 'cards');
+    const sit = seat.querySelector('.btn.sit, .empty-label'); if (sit) add(sit, 'seat ' + n, 'empty seat');
+  }
+  for (const el of document.querySelectorAll('.seat-layer > .bet, .seat-layer > .last-play')) {
+    const n = (el.dataset.testid || '').split('-').pop();
+    add(el, 'seat ' + n, el.className.split(' ')[0]);
+  }
+  for (const el of document.querySelectorAll('.center .board-area > *, .center .ddz-top > *, .center > .status')) add(el, 'center', el.className || el.tagName);
+  return items;
+}"""
+
+
+def felt_overlaps(page: Page) -> list[str]:
+    """Pairs of felt items of different owners that intersect (by more than 1 px)."""
+    items = page.evaluate(_FELT_BOXES)
+    bad = []
+    for i, a in enumerate(items):
+        for b in items[i + 1:]:
+            if a["owner"] == b["owner"]:
+                continue
+            if intersect(a, b):
+                bad.append(f"{a['owner']} {a['what']} × {b['owner']} {b['what']}")
+    return bad
+
+
+def intersect(a: dict[str, float], b: dict[str, float], slack: float = 1.0) -> bool:
+    aw, ah = a.get("w", a.get("width")), a.get("h", a.get("height"))
+    bw, bh = b.get("w", b.get("width")), b.get("h", b.get("height"))
+    return not (a["x"] + aw <= b["x"] + slack or b["x"] + bw <= a["x"] + slack
+                or a["y"] + ah <= b["y"] + slack or b["y"] + bh <= a["y"] + slack)
+
+
+def outside_viewport(page: Page, selector: str) -> list[str]:
+    """Visible elements matching ``selector`` not wholly inside the viewport (no scrolling)."""
+    size = page.viewport_size
+    found = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+             const r = el.getBoundingClientRect();
+             return {id: el.dataset.testid || el.textContent.trim().slice(0, 30), x: r.x, y: r.y, w: r.width, h: r.height};
+           }).filter((b) => b.w && b.h)""", selector)
+    return [f"{b['id']} at {b}" for b in found
+            if b["x"] < 0 or b["y"] < 0 or b["x"] + b["w"] > size["width"] + 0.5 or b["y"] + b["h"] > size["height"] + 0.5]
