@@ -24,7 +24,7 @@ from .bidding import apply_bid, bid_multiplier, start_bidding
 from .movegen import cards_for
 from .options import OPTIONS, rules_of
 from .plays import BOMB, ROCKET, Play, Rules, beats, classify
-from .ranks import counts_from_cards, format_counts, parse_ranks, sort_cards
+from .ranks import counts_from_cards, format_counts, parse_ranks, sort_cards, spell_ranks
 from .scoring import compute_multiplier, is_anti_spring, is_spring, running_multiplier, settle
 from .state import BIDDING, OVER, PLAY, DoudizhuState, clone
 
@@ -150,7 +150,8 @@ def _play(state: DoudizhuState, seat: int, given: Any) -> tuple[DoudizhuState, l
         prev = classify(state.to_beat["cards"], rules)
         if prev is None or not beats(play, prev):
             raise IllegalAction(
-                "does_not_beat", f"{play.cards} ({play.kind}) does not beat {state.to_beat['ranks']}")
+                "does_not_beat",
+                f"{spell_ranks(play.cards)} ({play.kind}) does not beat {spell_ranks(state.to_beat['ranks'])}")
     new = clone(state)
     played = set(cards)
     new.hands[seat] = [c for c in hand if c not in played]
@@ -189,7 +190,7 @@ def _resolve_play(given: Any, hand: list[int], rules: Rules) -> tuple[list[int],
             raise IllegalAction("cards_not_in_hand", f"you do not hold {given!r}")
         play = classify(counts, rules)
         if play is None:
-            raise IllegalAction("not_a_valid_play", f"{format_counts(counts) or 'nothing'} is not a valid play")
+            raise IllegalAction("not_a_valid_play", f"{spell_ranks(format_counts(counts))} is not a valid play")
         return list(cards_for(play, hand)), play
     if not isinstance(given, list | tuple):
         raise IllegalAction("bad_action", "\"cards\" must be a list of card ids or a rank string")
@@ -204,7 +205,7 @@ def _resolve_play(given: Any, hand: list[int], rules: Rules) -> tuple[list[int],
         raise IllegalAction("cards_not_in_hand", "you do not hold all of those cards")
     play = classify(list(given), rules)
     if play is None:
-        text = format_counts(counts_from_cards(given)) or "nothing"
+        text = spell_ranks(format_counts(counts_from_cards(given)))
         raise IllegalAction("not_a_valid_play", f"{text} is not a valid play")
     return list(given), play
 

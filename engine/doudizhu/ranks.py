@@ -168,6 +168,15 @@ def format_counts(counts: Sequence[int]) -> str:
     return "".join(RANK_NAMES[r] * n for r, n in enumerate(counts))
 
 
+SPOKEN = {"T": "10", "B": "small joker", "R": "big joker"}
+
+
+def spell_ranks(ranks: str) -> str:
+    """A rank string as people write it, for messages: ``"TTJ"`` -> ``"10 10 J"``,
+    ``"BR"`` -> ``"small joker big joker"``; ``"nothing"`` for no cards."""
+    return " ".join(SPOKEN.get(r, r) for r in ranks) or "nothing"
+
+
 def format_ranks(cards: str | Sequence[int] | Iterable[int]) -> str:
     """The rank string (lowest first) of cards in any accepted form."""
     return format_counts(to_counts(cards))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .evaluator import describe, evaluate
+from .evaluator import best_five, describe, evaluate
 from .pots import Pot, seats_from, split_pot
 from .state import HoldemState
 
@@ -47,7 +47,8 @@ def showdown(state: HoldemState, events: list[dict[str, Any]], reveal_all: bool)
     events.append({
         "type": "showdown",
         "hands": [{"seat": s, "cards": list(state.hole[s]), "value": values[s],
-                   "description": describe(values[s])} for s in shown],
+                   "description": describe(values[s]), "best": best_five(state.hole[s] + state.board)}
+                  for s in shown],
         "mucked": mucked,
     })
     award_pots(state, events, {s: values[s] for s in shown})
