@@ -117,6 +117,10 @@ DoudizhuAction = Bid | Call | Rob | Play | Pass
 ACTIONS: dict[str, Any] = {"holdem": HoldemAction, "zhajinhua": ZhajinhuaAction, "doudizhu": DoudizhuAction}
 """Each game's action union, by game name."""
 
+# msgspec caches what it knows of a Struct type, not of a bare union: converting into a
+# one-field struct holding the union is ~15x faster than converting into the union
+_BOXES = {game: msgspec.defstruct(f"{game}_act", [("action", union)]) for game, union in ACTIONS.items()}
+
 
 def tags(union: Any) -> set[str]:
     """The ``type`` values a union accepts."""
@@ -130,15 +134,15 @@ def parse_action(game: str, action: dict[str, Any]) -> dict[str, Any]:
     ``type``, a missing field or a value of the wrong type or out of bounds. A game
     without declared actions (a test game) gets ``action`` unchanged.
     """
-    union = ACTIONS.get(game)
-    if union is None:
+    box = _BOXES.get(game)
+    if box is None:
         return action
     try:
-        parsed = msgspec.convert(action, union, strict=True)
+        parsed = msgspec.convert({"action": action}, box, strict=True).action
     except msgspec.ValidationError as exc:
-        path = error_path(exc)
-        if path == "type" and "Invalid value" in str(exc):
-            raise ProtocolError("bad_message", f"action.type must be one of {', '.join(sorted(tags(union)))}",
+        path = error_path(exc) or "action"
+        if path == "action.type" and "Invalid value" in str(exc):
+            raise ProtocolError("bad_message", f"action.type must be one of {', '.join(sorted(tags(ACTIONS[game])))}",
                                 "action.type") from None
-        raise ProtocolError("bad_message", f"action: {exc}", "action." + path if path else "action") from None
-    return msgspec.to_builtins(parsed)
+        raise ProtocolError("bad_message", f"{exc}", path) from None
+    return msgspec.structs.asdict(parsed) | {"type": parsed.__struct_config__.tag}

@@ -28,7 +28,6 @@ from .codec import Codec
 from .config import Settings
 from .gate import Gate, peer_address
 from .lobby import Lobby
-from .messages import parse as parse_message
 from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
 from .redis_embedded import EmbeddedRedis
@@ -229,12 +228,10 @@ class App:
                                                _ref_of(session.codec, frame)))
                     continue
                 session.strikes = 0
-                ref = None
                 try:
-                    decoded = session.codec.decode(frame)
-                    ref = _ref_of_message(decoded)
-                    msg = parse_message(decoded)
+                    msg = session.codec.decode_message(frame)
                 except ProtocolError as exc:
+                    ref = _ref_of(session.codec, frame)
                     self.metrics.errors.labels(exc.code).inc()
                     session.send(error_message(exc.code, exc.message, ref, exc.field))
                     continue

@@ -2,8 +2,9 @@
 
 ``cardroom.msgpack`` uses binary frames, ``cardroom.json`` text frames; the schema is
 the same. Decoding failures become :class:`~server.protocol.ProtocolError` with the
-stable codes ``bad_frame`` and ``frame_too_large``; the shape of a message is checked by
-:func:`server.messages.parse`.
+stable codes ``bad_frame`` and ``frame_too_large``. :meth:`Codec.decode_message` decodes
+a frame straight into its typed message (:mod:`server.messages`), and only for a frame
+that is not one takes the slower path that names the fault.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 import msgspec
 
+from . import messages
+from .messages import Message
 from .protocol import SUBPROTOCOL_JSON, SUBPROTOCOL_MSGPACK, ProtocolError
 
 _json_encode = msgspec.json.Encoder().encode
@@ -35,8 +38,22 @@ class Codec:
             return _msgpack_encode(msg)
         return _json_encode(msg).decode()
 
+    def decode_message(self, frame: bytes | str) -> Message:
+        """The typed message a frame holds, decoded and validated in one step; raises
+        :class:`ProtocolError` (``bad_frame``, ``frame_too_large``, ``bad_message`` with
+        the field, ``unknown_type``) for anything else."""
+        data = self._checked(frame)
+        msg = messages.decode(data, self.binary)
+        if msg is not None:
+            return msg
+        return messages.parse(self._decode(data))  # not a valid message: say precisely why
+
     def decode(self, frame: bytes | str) -> Any:
-        """Decode one frame; raises ProtocolError (``frame_too_large``, ``bad_frame``)."""
+        """Decode one frame to plain data; raises ProtocolError (``frame_too_large``, ``bad_frame``)."""
+        return self._decode(self._checked(frame))
+
+    def _checked(self, frame: bytes | str) -> bytes:
+        """The frame's bytes, once its kind (text or binary) and size are right."""
         if isinstance(frame, str):
             try:
                 data = frame.encode()
@@ -46,15 +63,18 @@ class Codec:
             data = frame
         if len(data) > self.max_frame:
             raise ProtocolError("frame_too_large", f"frame of {len(data)} bytes exceeds the limit of {self.max_frame}")
+        if self.binary and not isinstance(frame, bytes):
+            raise ProtocolError("bad_frame", "cardroom.msgpack expects binary frames")
+        if not self.binary and not isinstance(frame, str):
+            raise ProtocolError("bad_frame", "cardroom.json expects text frames")
+        return data
+
+    def _decode(self, data: bytes) -> Any:
         if self.binary:
-            if not isinstance(frame, bytes):
-                raise ProtocolError("bad_frame", "cardroom.msgpack expects binary frames")
             try:
                 return _msgpack_decode(data)
             except (msgspec.DecodeError, ValueError, RecursionError) as exc:
                 raise ProtocolError("bad_frame", f"not valid msgpack ({exc})") from None
-        if not isinstance(frame, str):
-            raise ProtocolError("bad_frame", "cardroom.json expects text frames")
         try:
             return _json_decode(data)
         except (msgspec.DecodeError, ValueError, RecursionError) as exc:

@@ -126,6 +126,29 @@ _AT = re.compile(r" - at `\$\.?(.*)`$")
 _MISSING = re.compile(r"missing required field `(\w+)`")
 
 
+_DECODERS = {"json": msgspec.json.Decoder(ClientMessage), "msgpack": msgspec.msgpack.Decoder(ClientMessage)}
+
+
+def decode(data: bytes, binary: bool) -> Message | None:
+    """The typed message of a frame's bytes in one step (the fast path), or None when
+    it is not one: :func:`parse` of the frame's decoded value then names the fault."""
+    try:
+        msg = _DECODERS["msgpack" if binary else "json"].decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError):
+        return None
+    check_carried(msg)
+    return msg
+
+
+def check_carried(msg: Message) -> None:
+    """The maps a message carries on (``options``, ``config``, ``action``): finite,
+    bounded numbers, string keys, at most :data:`MAX_DEPTH` deep."""
+    for name in ("options", "config", "action"):
+        value = getattr(msg, name, None)
+        if value is not None:
+            _check_values(value, name, 1)
+
+
 def parse(decoded: Any) -> Message:
     """The typed message a decoded frame holds; raises :class:`ProtocolError`
     (``bad_message`` with the field's path, or ``unknown_type``)."""
@@ -140,10 +163,7 @@ def parse(decoded: Any) -> Message:
         msg = msgspec.convert(decoded, ClientMessage, strict=True)
     except msgspec.ValidationError as exc:
         raise ProtocolError("bad_message", f"{t}: {exc}", error_path(exc) or None) from None
-    for name in ("options", "config", "action"):
-        value = getattr(msg, name, None)
-        if value is not None:
-            _check_values(value, name, 1)
+    check_carried(msg)
     return msg
 
 
