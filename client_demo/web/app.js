@@ -9,6 +9,8 @@ import { h, clear, chips } from "./dom.js";
 import { Lobby, detectCjkFont } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { freshSeed } from "./verify.js";
+import { t, tMaybe, lang, setLang, onLangChange, applyLang } from "./i18n.js";
+import { effectsOn, setEffects, applyEffects } from "./fx.js";
 
 const conn = new Connection();
 
@@ -33,26 +35,10 @@ const table = new TableScreen({ conn, store, app: null });
 
 // --- toasts ------------------------------------------------------------------------------
 
-const FRIENDLY = {
-  not_your_turn: "Not your turn",
-  bad_amount: "That amount is not allowed",
-  bad_action: "That move is not allowed now",
-  not_a_valid_play: "Those cards are not a valid play",
-  does_not_beat: "That play does not beat the table",
-  must_play: "You lead this trick: play something",
-  cards_not_in_hand: "Those cards are not in your hand",
-  insufficient_funds: "Not enough chips in your wallet",
-  room_full: "The table is full",
-  seat_taken: "That seat is taken",
-  already_seated: "You already sit at this table",
-  bad_config: "Check the table options",
-  rate_limited: "Slow down a little",
-  no_such_room: "That table no longer exists",
-  not_enough_chips: "Not enough chips",
-  too_early: "Too early to compare",
-  internal_error: "The server had a problem",
-  unavailable: "The server is restarting",
-};
+// Codes whose English title goes before the server's message ("Not your turn: seat 1 is to act").
+const TITLED = new Set(["not_your_turn", "bad_amount", "bad_action", "not_a_valid_play", "does_not_beat", "must_play",
+  "cards_not_in_hand", "insufficient_funds", "room_full", "seat_taken", "already_seated", "bad_config", "rate_limited",
+  "no_such_room", "not_enough_chips", "too_early", "internal_error", "unavailable"]);
 
 const MAX_TOASTS = 2;
 
@@ -71,23 +57,50 @@ export function toast(text, kind = "info", ms = 4200) {
   setTimeout(() => el.remove(), ms);
 }
 
+/**
+ * An error as a message: in English the server's message after a title for the codes the
+ * page knows; in Chinese the translated text of the code (with the option it names), the
+ * server's English message only for a code the page does not know.
+ */
 function showError(err) {
   if (!err) return;
-  const title = FRIENDLY[err.code];
   const snap = err.room ? store.snaps.get(err.room) : null;
-  const message = humanize(err.message || err.code || "something went wrong", snap);
-  toast(title ? `${title}: ${message}` : message, "error");
+  const message = humanize(err.message || err.code || t("err.generic"), snap);
+  if (lang() === "en") {
+    const title = TITLED.has(err.code) ? t(`err.${err.code}`) : null;
+    toast(title ? `${title}: ${message}` : message, "error");
+    return;
+  }
+  const title = err.code ? tMaybe(`err.${err.code}`) : null;
+  if (!title) { toast(message, "error"); return; }
+  const field = err.field ? tMaybe(`opt.${String(err.field).replace(/^config\./, "")}`, {}, err.field) : null;
+  toast(field ? `${title}：${field}` : title, "error");
 }
 
 // --- connection state ------------------------------------------------------------------------
 
-const STATE_TEXT = { offline: "offline", connecting: "connecting…", online: "online", reconnecting: "reconnecting…" };
-
 function renderConnState() {
   const el = document.getElementById("conn");
   el.dataset.state = conn.state;
-  el.querySelector(".label").textContent = STATE_TEXT[conn.state] || conn.state;
-  el.title = conn.state === "online" ? "Connected to the server" : "Not connected: retrying with backoff";
+  el.querySelector(".label").textContent = tMaybe(`conn.${conn.state}`, {}, conn.state);
+  el.title = t(conn.state === "online" ? "conn.title_online" : "conn.title_offline");
+}
+
+/** The language switch (shows the other language) and the sound-and-motion switch. */
+function renderSwitches() {
+  const langBtn = document.getElementById("lang");
+  const other = lang() === "en" ? "zh" : "en";
+  langBtn.dataset.lang = lang();
+  langBtn.title = t("lang.title");
+  langBtn.setAttribute("aria-label", t("lang.title"));
+  // where no font draws Chinese, the way back to it still reads
+  langBtn.textContent = other === "zh" ? (document.documentElement.classList.contains("no-cjk") ? "中文 ZH" : "中文") : "EN";
+  const fx = document.getElementById("fx");
+  fx.dataset.on = effectsOn() ? "1" : "0";
+  fx.setAttribute("aria-pressed", effectsOn() ? "true" : "false");
+  fx.title = t(effectsOn() ? "fx.on" : "fx.off");
+  fx.setAttribute("aria-label", fx.title);
+  fx.textContent = "♪"; // struck through when off (style.css): a glyph every font has
 }
 
 function renderIdentity() {
@@ -95,7 +108,7 @@ function renderIdentity() {
   if (!store.welcome) return;
   el.append(
     h("span", { class: "me-name", "data-testid": "me-name" }, store.welcome.name),
-    h("span", { class: "me-wallet", "data-testid": "wallet", title: "Chips in your wallet (not at a table)" },
+    h("span", { class: "me-wallet", "data-testid": "wallet", title: t("wallet.title") },
       h("span", { class: "chip-icon" }), chips(store.wallet)),
   );
 }
@@ -113,7 +126,7 @@ export const app = {
     if (!store.welcome) {
       if (conn.state === "online" || !storedToken()) lobby.renderName(main);
       else if (!main.querySelector(".connecting")) {
-        clear(main).append(h("div", { class: "connecting panel" }, "Connecting to the card room…"));
+        clear(main).append(h("div", { class: "connecting panel" }, t("app.connecting")));
       }
       return;
     }
@@ -136,10 +149,12 @@ export const app = {
     this.render();
   },
 
-  log(roomId, text, cls = "") {
+  /** A hand-history line: `redo()` gives [text, class] in the current language (again after a switch). */
+  log(roomId, redo, first = null) {
     if (!store.logs.has(roomId)) store.logs.set(roomId, []);
     const log = store.logs.get(roomId);
-    log.push({ text, cls });
+    const [text, cls] = first || redo();
+    log.push({ text, cls: cls || "", redo });
     if (log.length > 300) log.splice(0, log.length - 300);
   },
 
@@ -183,7 +198,7 @@ export const app = {
       if (s && store.wallet !== null) store.wallet -= s.stack;
       this.seatedAt(snap);
     } catch (err) {
-      if (err.code === "unknown_type") toast("This server has no quick match yet: create a table or play against bots.", "info");
+      if (err.code === "unknown_type") toast(t("app.no_quick"), "info");
     }
   },
 
@@ -201,8 +216,8 @@ export const app = {
     try {
       const left = await conn.request({ t: "leave", room: roomId });
       store.spectating.delete(roomId);
-      if (left.pending) toast("You will leave the table when this hand ends.", "info");
-      else if (left.seat !== null && left.seat !== undefined) toast(`You left the table with ${chips(left.stack)} chips.`, "info");
+      if (left.pending) toast(t("app.leave_pending"), "info");
+      else if (left.seat !== null && left.seat !== undefined) toast(t("app.left_with", { chips: chips(left.stack) }), "info");
       if (left.wallet !== undefined && left.wallet !== null) store.wallet = left.wallet;
       if (!left.pending) forgetRoom(roomId);
       this.toLobby();
@@ -298,10 +313,10 @@ conn.on("left", (msg) => {
   if (msg.ref === undefined && msg.seat !== null) {
     if (msg.reason === "busted") {
       store.busted.add(msg.room);
-      toast("You ran out of chips: rebuy to keep playing.", "info");
+      toast(t("app.busted"), "info");
       if (store.current === msg.room && store.snaps.has(msg.room)) table.render(main, store.snaps.get(msg.room));
     }
-    else toast(`You left the table with ${chips(msg.stack)} chips.`, "info");
+    else toast(t("app.left_with", { chips: chips(msg.stack) }), "info");
   }
   renderIdentity();
 });
@@ -387,8 +402,26 @@ document.getElementById("conn").addEventListener("click", () => {
 
 // --- start ---------------------------------------------------------------------------------
 
+applyLang();
+applyEffects();
 detectCjkFont();
 renderConnState();
+renderSwitches();
+if (lang() === "zh" && document.documentElement.classList.contains("no-cjk")) toast(t("app.no_cjk"), "info", 8000);
+
+document.getElementById("lang").addEventListener("click", () => setLang(lang() === "en" ? "zh" : "en"));
+document.getElementById("fx").addEventListener("click", () => { setEffects(!effectsOn()); renderSwitches(); });
+
+onLangChange(() => {
+  for (const lines of store.logs.values()) {
+    for (const line of lines) if (line.redo) { const [text, cls] = line.redo(); line.text = text; line.cls = cls || ""; }
+  }
+  lobby.filter.stakes = "";
+  renderConnState();
+  renderSwitches();
+  clear(main);
+  app.render();
+});
 app.render();
 conn.start(); // resumes with the stored token, or asks for a name (need_name)
 window.cardroom = app; // handy from the devtools console (and the browser tests)

@@ -4,6 +4,7 @@
 // suit 0..3 = clubs, diamonds, hearts, spades; 52 = black joker, 53 = red joker.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const SUITS = ["♣", "♦", "♥", "♠"];
 export const SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"];
@@ -16,8 +17,8 @@ export function suitOf(id) { return id & 3; }
 
 /** Short text for a card id: "A♠", "10♥", "BJ"/"RJ" for jokers. */
 export function cardText(id) {
-  if (id === BLACK_JOKER) return "Joker (black)";
-  if (id === RED_JOKER) return "Joker (red)";
+  if (id === BLACK_JOKER) return t("card.black_joker");
+  if (id === RED_JOKER) return t("card.red_joker");
   return RANKS[rankOf(id)] + SUITS[suitOf(id)];
 }
 
@@ -31,7 +32,7 @@ export function cardEl(id, { size = "md", cls = "", testid = null } = {}) {
   if (testid) attrs["data-testid"] = testid;
   if (id === null || id === undefined) {
     attrs.class += " back";
-    attrs["aria-label"] = "face-down card";
+    attrs["aria-label"] = t("card.facedown");
     return h("div", attrs, h("div", { class: "back-pattern" }));
   }
   attrs["data-card"] = String(id);
@@ -72,7 +73,7 @@ export function ddzRank(id) {
 
 /** A rank string ("33344455") shown the way players write it ("3 3 3 4 4 4 5 5", 10 for T). */
 export function ddzRanksText(ranks) {
-  return [...(ranks || "")].map((c) => ({ T: "10", B: "BJ", R: "RJ" }[c] || c)).join(" ");
+  return [...(ranks || "")].map((c) => ({ T: "10", B: t("ddz.bj"), R: t("ddz.rj") }[c] || c)).join(" ");
 }
 
 /** Card ids sorted for a Dou Dizhu hand: highest first (red joker, black joker, 2, A, ...). */

@@ -1,5 +1,7 @@
 // A tiny DOM builder: h("div", {class: "x", onclick: fn}, child, "text", [more]).
 
+import { lang } from "./i18n.js";
+
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   if (attrs) {
@@ -40,10 +42,11 @@ export function clear(el) {
 
 /**
  * Text from the server as this browser can draw it: where no font has Chinese glyphs
- * (see detectCjkFont), parenthesised Chinese names like "(顺子)" are left out.
+ * (see detectCjkFont), parenthesised Chinese names like "(顺子)" are left out (in English;
+ * a page the user switched to Chinese shows them whatever the fonts).
  */
 export function readable(text) {
-  if (typeof text !== "string" || !document.documentElement.classList.contains("no-cjk")) return text;
+  if (typeof text !== "string" || lang() !== "en" || !document.documentElement.classList.contains("no-cjk")) return text;
   return text.replace(/\s*[(（][^)）]*[\u3400-\u9fff][^)）]*[)）]/g, "").replace(/[\u3400-\u9fff]+/g, "").trim();
 }
 

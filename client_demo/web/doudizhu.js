@@ -7,13 +7,12 @@
 
 import { h, chips } from "./dom.js";
 import { DDZ_RANKS, cardEl, ddzCardsFor, ddzRank, ddzRanksText, ddzSorted } from "./cards.js";
+import { t, tMaybe, list } from "./i18n.js";
 
-const KIND = {
-  solo: "single", pair: "pair", trio: "trio", trio_solo: "trio + 1", trio_pair: "trio + pair",
-  solo_chain: "straight", pair_chain: "pair straight", airplane: "airplane",
-  airplane_solo: "airplane + wings", airplane_pair: "airplane + pairs", four_two_solo: "four + 2",
-  four_two_pair: "four + 2 pairs", bomb: "BOMB", rocket: "ROCKET",
-};
+/** A play's kind in words (engine/doudizhu/plays.py: solo, pair, trio_solo, bomb, rocket, ...). */
+export function kindText(kind) {
+  return tMaybe(`ddz.kind.${kind}`, {}, String(kind).replaceAll("_", " "));
+}
 
 function seatView(ctx, seat) {
   const v = ctx.view;
@@ -23,18 +22,28 @@ function seatView(ctx, seat) {
 function lastMove(v, seat) {
   if (!v) return null;
   if (v.phase === "bidding" || (v.phase === "over" && v.landlord === null)) {
-    const bids = (v.bidding.history || []).filter((b) => b.seat === seat);
-    return bids.length ? { bid: bids[bids.length - 1] } : null;
+    const history = v.bidding.history || [];
+    for (let i = history.length - 1; i >= 0; i--) {
+      if (history[i].seat === seat) return { bid: history[i], called: calledBefore(history, i) };
+    }
+    return null;
   }
   const moves = (v.trick || []).filter((m) => m.seat === seat);
   return moves.length ? moves[moves.length - 1] : null;
 }
 
-function bidText(b, style) {
-  if (b.action === "bid") return `${b.value} point${b.value > 1 ? "s" : ""}`;
-  if (b.action === "call") return "Landlord!";
-  if (b.action === "rob") return "Rob!";
-  return style === "rob" ? "Pass" : "No bid";
+/** A bid in words; `called`: someone had called the landlord before it (a pass then refuses to rob). */
+function bidText(b, style, called = false) {
+  if (b.action === "bid") return t("ddz.points", { n: b.value });
+  if (b.action === "call") return t("ddz.landlord_call");
+  if (b.action === "rob") return t("ddz.rob_call");
+  if (style === "rob") return t(called ? "ddz.no_rob" : "ddz.no_call");
+  return t("ddz.no_bid");
+}
+
+/** Whether a landlord had been called before the `index`-th bid of the auction. */
+function calledBefore(history, index) {
+  return (history || []).slice(0, index).some((b) => b.action === "call" || b.action === "rob");
 }
 
 function selection(ctx) {
@@ -55,7 +64,7 @@ export default {
 
   stakes(ctx) {
     const c = ctx.snap.config || {};
-    return `Dou Dizhu · ${chips(c.stake)} per point · ${c.bidding === "rob" ? "call & rob" : "bid 1-3"}`;
+    return t("ddz.stakes", { n: chips(c.stake), style: t(c.bidding === "rob" ? "ddz.style_rob" : "ddz.style_score") });
   },
 
   seatCards(ctx, seat) {
@@ -69,7 +78,7 @@ export default {
     }
     if (rest) s = { ...s, cards_left: rest.length };
     return h("div", { class: "count-stack", "data-testid": `count-${seat}`, "data-count": s.cards_left,
-      title: `${s.cards_left} cards left` },
+      title: t("ddz.cards_left", { n: s.cards_left }) },
     cardEl(null, { size: "sm" }), h("span", { class: "count" }, String(s.cards_left)));
   },
 
@@ -78,22 +87,22 @@ export default {
     const m = lastMove(v, seat);
     if (!m || !v || v.is_over) return null; // the result panel tells the end of the hand
     if (m.bid) {
-      return h("div", { class: "last-play bid", "data-testid": `last-play-${seat}` }, bidText(m.bid, v.bidding.style));
+      return h("div", { class: "last-play bid", "data-testid": `last-play-${seat}` }, bidText(m.bid, v.bidding.style, m.called));
     }
-    if (m.type === "pass") return h("div", { class: "last-play pass", "data-testid": `last-play-${seat}` }, "Pass");
+    if (m.type === "pass") return h("div", { class: "last-play pass", "data-testid": `last-play-${seat}` }, t("ddz.pass"));
     return h("div", { class: `last-play ${m.kind === "bomb" || m.kind === "rocket" ? "boom" : ""}`,
       "data-testid": `last-play-${seat}`, "data-ranks": m.ranks },
     h("div", { class: "cards fan play-fan", style: { "--n": m.cards.length } }, ddzSorted(m.cards).map((c) => cardEl(c, { size: "sm" }))),
-    h("div", { class: "kind" }, KIND[m.kind] || m.kind));
+    h("div", { class: "kind" }, kindText(m.kind)));
   },
 
   badges(ctx, seat) {
     const s = seatView(ctx, seat);
     const out = [];
     if (!s) return out;
-    if (s.role === "landlord") out.push(h("span", { class: "badge landlord", "data-testid": `landlord-${seat}`, title: "landlord (地主)" }, "♛ landlord"));
-    else if (s.role === "peasant") out.push(h("span", { class: "badge peasant", title: "peasant (农民)" }, "peasant"));
-    if (seat === ctx.me && ctx.view.hand && ctx.view.hand.length) out.push(h("span", { class: "badge" }, `${ctx.view.hand.length} cards`));
+    if (s.role === "landlord") out.push(h("span", { class: "badge landlord", "data-testid": `landlord-${seat}`, title: t("ddz.landlord_title") }, t("ddz.landlord_badge")));
+    else if (s.role === "peasant") out.push(h("span", { class: "badge peasant", title: t("ddz.peasant_title") }, t("ddz.peasant")));
+    if (seat === ctx.me && ctx.view.hand && ctx.view.hand.length) out.push(h("span", { class: "badge" }, t("ddz.n_cards", { n: ctx.view.hand.length })));
     return out;
   },
 
@@ -109,25 +118,29 @@ export default {
 
   center(ctx) {
     const v = ctx.view;
-    if (!v) return h("div", { class: "board-area" }, h("div", { class: "street" }, "Dou Dizhu"));
+    if (!v) return h("div", { class: "board-area" }, h("div", { class: "street" }, t("ddz.title")));
     const bottom = v.bottom
       ? v.bottom.map((c) => cardEl(c, { size: "sm" }))
       : [cardEl(null, { size: "sm" }), cardEl(null, { size: "sm" }), cardEl(null, { size: "sm" })];
     const parts = [
       h("div", { class: "ddz-top" },
         h("div", { class: "bottom-cards" }, h("div", { class: "cards", "data-testid": "bottom-cards" }, bottom),
-          h("div", { class: "muted small" }, "bottom")),
-        h("div", { class: "multiplier", "data-testid": "multiplier", title: "multiplier so far" }, `×${v.multiplier}`)),
+          h("div", { class: "muted small" }, t("ddz.bottom"))),
+        h("div", { class: "multiplier", "data-testid": "multiplier", title: t("ddz.multiplier_title") }, `×${v.multiplier}`)),
     ];
     if (v.is_over && v.result) parts.push(resultNode(ctx, v.result, narrow() && !ctx.last));
     else if (v.phase === "bidding") {
       const b = v.bidding;
       parts.push(h("div", { class: "street" }, b.style === "rob"
-        ? `Calling the landlord${b.robs ? ` · robbed ×${b.robs}` : ""}`
-        : `Bidding${b.high_bid ? ` · high bid ${b.high_bid}` : ""}`));
+        ? t("ddz.calling") + (b.robs ? t("ddz.robbed", { n: b.robs }) : "")
+        : t("ddz.bidding") + (b.high_bid ? t("ddz.high_bid", { n: b.high_bid }) : "")));
     } else {
-      const who = v.to_act === null ? "" : v.to_act === ctx.me ? "You" : ctx.name(v.to_act);
-      parts.push(h("div", { class: "street" }, v.to_beat ? `${who} to beat ${ctx.name(v.to_beat.seat)}` : `${who} ${who === "You" ? "lead" : "leads"}`));
+      const you = v.to_act === ctx.me;
+      const who = v.to_act === null ? "" : ctx.name(v.to_act);
+      const text = v.to_beat
+        ? (you ? t("ddz.you_to_beat", { name: ctx.name(v.to_beat.seat) }) : t("ddz.to_beat", { who, name: ctx.name(v.to_beat.seat) }))
+        : (you ? t("ddz.you_lead") : t("ddz.leads", { who }));
+      parts.push(h("div", { class: "street" }, text));
     }
     return h("div", { class: "board-area" }, parts);
   },
@@ -174,61 +187,63 @@ export default {
     const row = h("div", { class: "row buttons" });
     if (legal.phase === "bidding") {
       if (legal.style === "score") {
-        row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "No bid"));
+        row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, t("ddz.no_bid")));
         for (const b of legal.bids || []) {
-          row.append(h("button", { class: "btn act bid", "data-testid": `bid-${b}`, onclick: () => ctx.act({ type: "bid", value: b }) }, `${b} point${b > 1 ? "s" : ""}`));
+          row.append(h("button", { class: "btn act bid", "data-testid": `bid-${b}`, onclick: () => ctx.act({ type: "bid", value: b }) }, t("ddz.points", { n: b })));
         }
       } else {
-        row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "Pass"));
-        if (legal.can_call) row.append(h("button", { class: "btn act bid", "data-testid": "act-call", onclick: () => ctx.act({ type: "call" }) }, "Call landlord"));
-        if (legal.can_rob) row.append(h("button", { class: "btn act bid", "data-testid": "act-rob", onclick: () => ctx.act({ type: "rob" }) }, "Rob landlord"));
+        row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) },
+          t(legal.can_rob ? "ddz.no_rob" : "ddz.no_call")));
+        if (legal.can_call) row.append(h("button", { class: "btn act bid", "data-testid": "act-call", onclick: () => ctx.act({ type: "call" }) }, t("ddz.call_landlord")));
+        if (legal.can_rob) row.append(h("button", { class: "btn act bid", "data-testid": "act-rob", onclick: () => ctx.act({ type: "rob" }) }, t("ddz.rob_landlord")));
       }
-      bar.append(h("div", { class: "muted small" }, "Your bid:"), row);
+      bar.append(h("div", { class: "muted small" }, t("ddz.your_bid")), row);
       return bar;
     }
     const sel = selection(ctx);
     if (legal.can_pass && !(legal.plays || []).length) {
       // nothing in the hand beats the table: passing is the only move
-      row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "Pass"));
+      row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, t("ddz.pass")));
       bar.append(h("div", { class: "muted small", "data-testid": "play-info" },
-        `Nothing in your hand beats ${ctx.name(legal.to_beat.seat)}'s ${KIND[legal.to_beat.kind] || legal.to_beat.kind} (${ddzRanksText(legal.to_beat.ranks)}): pass.`), row);
+        t("ddz.nothing_beats", { name: ctx.name(legal.to_beat.seat), kind: kindText(legal.to_beat.kind), ranks: ddzRanksText(legal.to_beat.ranks) })), row);
       return bar;
     }
-    if (legal.can_pass) row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, "Pass"));
-    row.append(h("button", { class: "btn act", "data-testid": "act-hint", onclick: () => hint(ctx) }, "Hint"));
-    row.append(h("button", { class: "btn act ghost", "data-testid": "act-clear", onclick: () => { sel.clear(); ctx.rerender(); } }, "Clear"));
+    if (legal.can_pass) row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, t("ddz.pass")));
+    row.append(h("button", { class: "btn act", "data-testid": "act-hint", onclick: () => hint(ctx) }, t("ddz.hint")));
+    row.append(h("button", { class: "btn act ghost", "data-testid": "act-clear", onclick: () => { sel.clear(); ctx.rerender(); } }, t("ddz.clear")));
     row.append(h("button", { class: "btn act raise", "data-testid": "act-play", disabled: sel.size === 0,
       onclick: () => {
         if (!sel.size) return;
         ctx.act({ type: "play", cards: [...sel] });
-      } }, "Play"));
+      } }, t("ddz.play")));
     const info = legal.must_lead
-      ? "You lead: play any combination."
-      : `Beat ${ctx.name(legal.to_beat.seat)}'s ${KIND[legal.to_beat.kind] || legal.to_beat.kind} (${ddzRanksText(legal.to_beat.ranks)})${legal.plays.length ? "" : " — nothing in your hand beats it"}.`;
+      ? t("ddz.lead_any")
+      : t(legal.plays.length ? "ddz.beat" : "ddz.beat_none", { name: ctx.name(legal.to_beat.seat), kind: kindText(legal.to_beat.kind), ranks: ddzRanksText(legal.to_beat.ranks) });
     bar.append(h("div", { class: "muted small", "data-testid": "play-info" }, info), row);
     return bar;
   },
 
   opening(ctx) {
     const v = ctx.view;
-    return v.hand ? [[`You hold ${v.hand.length} cards`, "mine"]] : [];
+    return v.hand ? [[t("ddz.you_hold", { n: v.hand.length }), "mine"]] : [];
   },
 
   describe(ev, ctx) {
     const n = (s) => ctx.name(s);
     switch (ev.type) {
-      case "deal": return ev.cards ? [`You are dealt ${ev.cards.length} cards`, "mine"] : null;
-      case "bid": return `${n(ev.seat)} bids ${ev.value}`;
-      case "call": return `${n(ev.seat)} calls for landlord (×${ev.multiplier})`;
-      case "rob": return `${n(ev.seat)} robs the landlord (×${ev.multiplier})`;
-      case "pass": return ev.phase === "bidding" ? `${n(ev.seat)} passes` : `${n(ev.seat)} passes`;
-      case "redeal": return ["Everybody passed: the cards are dealt again", "warn"];
-      case "landlord": return [`${n(ev.seat)} is the landlord and takes ${ddzRanksText(ev.bottom_ranks)} (×${ev.multiplier})`, "board"];
-      case "play": return `${n(ev.seat)} plays ${KIND[ev.kind] || ev.kind}: ${ddzRanksText(ev.ranks)} (${ev.cards_left} left)`;
-      case "trick_won": return [`${n(ev.seat)} wins the trick and leads`, "board"];
+      case "deal": return ev.cards ? [t("ddz.dealt", { n: ev.cards.length }), "mine"] : null;
+      case "bid": return t("ddz.bids", { name: n(ev.seat), n: ev.value });
+      case "call": return t("ddz.calls", { name: n(ev.seat), m: ev.multiplier });
+      case "rob": return t("ddz.robs", { name: n(ev.seat), m: ev.multiplier });
+      case "pass": return t(ev.phase === "bidding" ? "ddz.passes_bid" : "ddz.passes", { name: n(ev.seat) });
+      case "redeal": return [t("ddz.redeal"), "warn"];
+      case "landlord": return [t("ddz.is_landlord", { name: n(ev.seat), ranks: ddzRanksText(ev.bottom_ranks), m: ev.multiplier }), "board"];
+      case "play": return t("ddz.plays", { name: n(ev.seat), kind: kindText(ev.kind), ranks: ddzRanksText(ev.ranks), n: ev.cards_left });
+      case "trick_won": return [t("ddz.trick_won", { name: n(ev.seat) }), "board"];
       case "hand_over": {
-        const side = ev.winner === "landlord" ? `${n(ev.landlord)} (landlord) wins` : "The peasants win";
-        return [`${side}: ×${ev.multiplier.final}, ${ev.chips.map((c, s) => (c === null ? null : `${n(s)} ${c >= 0 ? "+" : ""}${chips(c)}`)).filter(Boolean).join(", ")}`, "win"];
+        const side = ev.winner === "landlord" ? t("ddz.landlord_wins", { name: n(ev.landlord) }) : t("ddz.peasants_win");
+        const who = ev.chips.map((c, s) => (c === null ? null : `${n(s)} ${c >= 0 ? "+" : ""}${chips(c)}`)).filter(Boolean);
+        return [t("ddz.over_line", { side, m: ev.multiplier.final, list: list(who) }), "win"];
       }
       default: return null;
     }
@@ -238,8 +253,8 @@ export default {
   resultBelow,
 
   notice(ev, ctx) {
-    if (ev.type === "landlord") return `${ctx.name(ev.seat)} is the landlord`;
-    if (ev.type === "play" && (ev.kind === "bomb" || ev.kind === "rocket")) return `${ctx.name(ev.seat)}: ${KIND[ev.kind]}! Stakes double.`;
+    if (ev.type === "landlord") return t("ddz.notice_landlord", { name: ctx.name(ev.seat) });
+    if (ev.type === "play" && (ev.kind === "bomb" || ev.kind === "rocket")) return t("ddz.notice_bomb", { name: ctx.name(ev.seat), kind: kindText(ev.kind) });
     return null;
   },
 };
@@ -254,11 +269,11 @@ function summary(ctx) {
       h("td", {}, ctx.name(seat), seat === r.landlord ? " ♛" : ""),
       h("td", {}, cards.length
         ? h("div", { class: "cards fan rest-fan", style: { "--n": cards.length } }, ddzSorted(cards).map((c) => cardEl(c, { size: "sm" })))
-        : "out of cards"))))));
+        : t("ddz.out_of_cards")))))));
 }
 
 const FRESH_MS = 4000;
-const COUNTED = [["R", "Red joker", 1], ["B", "Black joker", 1], ["2", "2", 4], ["A", "A", 4], ["K", "K", 4]];
+const COUNTED = [["R", "ddz.red_joker", 1], ["B", "ddz.black_joker", 1], ["2", "2", 4], ["A", "A", 4], ["K", "K", 4]];
 
 /**
  * The card counter (记牌器): how many of the highest cards are still out, neither in your
@@ -271,12 +286,13 @@ function counter(ctx) {
   const drop = (ids) => { for (const c of ids) { const r = DDZ_RANKS[ddzRank(c)]; gone.set(r, (gone.get(r) || 0) + 1); } };
   drop(v.hand);
   for (const m of v.history || []) if (m && m.cards) drop(m.cards);
-  const items = COUNTED.map(([r, label, total]) => {
+  const items = COUNTED.map(([r, key, total]) => {
     const out = total - (gone.get(r) || 0);
+    const label = total === 1 ? t(key) : key;
     return h("span", { class: `counter-item ${out ? "" : "none"}`, "data-rank": r, "data-out": out,
-      title: `${label}: ${out} still out` }, total === 1 ? (r === "R" ? "RJ" : "BJ") : `${label}×${out}`);
+      title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? t(r === "R" ? "ddz.rj" : "ddz.bj") : `${label}×${out}`);
   });
-  return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, "Still out:"), items);
+  return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, t("ddz.still_out")), items);
 }
 
 function updatePlayButton(ctx) {
@@ -288,7 +304,7 @@ function hint(ctx) {
   const v = ctx.view;
   const plays = v.legal.plays || [];
   if (!plays.length) {
-    ctx.toast(v.legal.can_pass ? "Nothing in your hand beats it: pass." : "No play found.", "info");
+    ctx.toast(t(v.legal.can_pass ? "ddz.hint_pass" : "ddz.hint_none"), "info");
     return;
   }
   const turn = `${ctx.snap.hand_no}:${(v.history || []).length}`;
@@ -310,19 +326,19 @@ function resultBelow(ctx) {
 
 function resultNode(ctx, r, compact = false, testid = "result") {
   if (r.type === "redeal") {
-    return h("div", { class: "result", "data-testid": "result" }, "Everybody passed: new deal coming");
+    return h("div", { class: "result", "data-testid": "result" }, t("ddz.redeal_result"));
   }
   const m = r.multiplier;
-  const factors = [`bid ×${m.bidding}`];
-  if (m.bombs) factors.push(`${m.bombs} bomb${m.bombs > 1 ? "s" : ""} ×${2 ** m.bombs}`);
-  if (m.rockets) factors.push("rocket ×2");
-  if (m.spring) factors.push("spring ×2");
-  if (m.anti_spring) factors.push("anti-spring ×2");
-  if (m.capped) factors.push(`capped at ${m.cap}`);
-  const head = r.winner === "landlord" ? `${ctx.name(r.landlord)} (landlord) wins` : "The peasants win";
+  const factors = [t("ddz.f_bid", { n: m.bidding })];
+  if (m.bombs) factors.push(t("ddz.f_bombs", { n: m.bombs, m: 2 ** m.bombs }));
+  if (m.rockets) factors.push(t("ddz.f_rocket"));
+  if (m.spring) factors.push(t("ddz.f_spring"));
+  if (m.anti_spring) factors.push(t("ddz.f_anti_spring"));
+  if (m.capped) factors.push(t("ddz.f_capped", { n: m.cap }));
+  const head = r.winner === "landlord" ? t("ddz.landlord_wins", { name: ctx.name(r.landlord) }) : t("ddz.peasants_win");
   if (compact) {
     return h("div", { class: "result ddz-result compact", "data-testid": "result", title: head },
-      h("div", { class: "result-head" }, `${r.winner === "landlord" ? "Landlord wins" : "Peasants win"} · ×${m.final}`));
+      h("div", { class: "result-head" }, `${t(r.winner === "landlord" ? "ddz.landlord_wins_short" : "ddz.peasants_win_short")} · ×${m.final}`));
   }
   const rows = [];
   r.points.forEach((p, seat) => {
@@ -336,7 +352,7 @@ function resultNode(ctx, r, compact = false, testid = "result") {
     h("div", { class: "result-head" }, head),
     h("div", { class: "small" }, `${factors.join(" · ")} = ×${m.final}`),
     h("table", { class: "score" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "points"), h("th", {}, "chips"))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("ddz.col_points")), h("th", {}, t("ddz.col_chips")))),
       h("tbody", {}, rows)),
-    r.short ? h("div", { class: "muted small" }, "A loser could not cover the full amount: payments were capped at their stack.") : null);
+    r.short ? h("div", { class: "muted small" }, t("ddz.short")) : null);
 }

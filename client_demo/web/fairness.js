@@ -11,6 +11,7 @@
 // the small SHA-256 below, so Verify works there too.
 
 import { cardText } from "./cards.js";
+import { tIn } from "./i18n.js";
 
 export const SCHEME = "cardroom-v1";
 const TWO32 = 2 ** 32;
@@ -242,28 +243,8 @@ export function seenFromView(game, view, mySeat) {
 
 // --- checking a hand -----------------------------------------------------------------------
 
-const VERB = {
-  dealt: "was dealt", held: "held", shown: "showed", played: "played", left: "was left holding",
-};
-const STREET_NAMES = ["the first flop card", "the second flop card", "the third flop card", "the turn", "the river"];
-
-function seatLabel(name, seat) {
-  return name ? name(seat) : `seat ${seat}`;
-}
-
-/** Where the layout puts card `c`, as a clause ("the deck gives it to seat 1", "it is the turn"). */
-function whereIs(c, lay, name) {
-  for (const [seat, cards] of Object.entries(lay.hands)) {
-    if (cards.includes(c)) return `the deck gives it to ${seatLabel(name, Number(seat))}`;
-  }
-  if (lay.board && lay.board.includes(c)) return `it is ${STREET_NAMES[lay.board.indexOf(c)]}`;
-  if (lay.bottom && lay.bottom.includes(c)) return "the deck puts it in the bottom";
-  return "the deck burns it or never deals it";
-}
-
-function short(hex) {
-  return `${String(hex).slice(0, 8)}…`;
-}
+const VERB = { dealt: "fair.verb_dealt", held: "fair.verb_held", shown: "fair.verb_shown", played: "fair.verb_played", left: "fair.verb_left" };
+const english = (key, params) => tIn("en", key, params);
 
 /**
  * Check a finished hand against its published commitment and the revealed seed.
@@ -271,30 +252,42 @@ function short(hex) {
  * `fairness`: the `fairness` of the hand's hand_started event; `reveal`: the `fairness` of
  * its hand_ended event (or anything with `server_seed`); `seen`: entries
  * {seat|null, cards, kind} (see seenFromEvent). Optional: `name(seat)` for the reasons'
- * wording, and `mine` = {seat, seeds} (the seeds this browser sent for that seat) to check
- * that the deal used one of them.
+ * wording, `mine` = {seat, seeds} (the seeds this browser sent for that seat) to check
+ * that the deal used one of them, and `say(key, params)` for the language of the reasons
+ * (i18n.js keys `fair.*`; English by default).
  * Resolves to {ok, reason}; never rejects.
  */
-export async function verifyHand({ game, room, handNo, fairness, reveal, seen = [], name = null, mine = null }) {
-  const fail = (reason) => ({ ok: false, reason });
+export async function verifyHand({ game, room, handNo, fairness, reveal, seen = [], name = null, mine = null, say = english }) {
+  const fail = (key, params) => ({ ok: false, reason: say(key, params) });
+  const seatLabel = (seat) => (name ? name(seat) : say("fair.seat", { n: seat }));
+  const place = (i) => (i < 5 ? say(`fair.place${i}`) : say("fair.place_n", { n: i + 1 }));
+  const whereIs = (c, lay) => {
+    for (const [seat, cards] of Object.entries(lay.hands)) {
+      if (cards.includes(c)) return say("fair.where_seat", { who: seatLabel(Number(seat)) });
+    }
+    if (lay.board && lay.board.includes(c)) return say("fair.where_board", { place: place(lay.board.indexOf(c)) });
+    if (lay.bottom && lay.bottom.includes(c)) return say("fair.where_bottom");
+    return say("fair.where_none");
+  };
+  const verb = (kind) => say(VERB[kind] || "fair.verb_had");
   try {
-    if (!fairness || !fairness.commitment) return fail("this hand carries no fairness commitment");
-    if (fairness.scheme !== SCHEME) return fail(`unknown fairness scheme ${JSON.stringify(fairness.scheme)}`);
+    if (!fairness || !fairness.commitment) return fail("fair.no_commitment");
+    if (fairness.scheme !== SCHEME) return fail("fair.unknown_scheme", { scheme: JSON.stringify(fairness.scheme) });
     const seed = reveal && reveal.server_seed;
-    if (!seed) return fail("the server has not revealed its seed for this hand yet");
-    if (!HEX64_RE.test(seed)) return fail("the revealed server seed is not 64 hex digits");
+    if (!seed) return fail("fair.not_revealed");
+    if (!HEX64_RE.test(seed)) return fail("fair.bad_seed");
     if (reveal.commitment && reveal.commitment !== fairness.commitment) {
-      return fail(`the commitment at the end of the hand (${short(reveal.commitment)}) is not the one published at the deal (${short(fairness.commitment)})`);
+      return fail("fair.commitment_changed", { end: short(reveal.commitment), deal: short(fairness.commitment) });
     }
     const hash = await commitment(seed);
     if (hash !== String(fairness.commitment).toLowerCase()) {
-      return fail(`the revealed server seed hashes to ${short(hash)}, not to the commitment ${short(fairness.commitment)} published before the deal`);
+      return fail("fair.hash_mismatch", { hash: short(hash), commit: short(fairness.commitment) });
     }
     const seeds = (fairness.seeds || []).map((s) => s.seed ?? "");
     if (mine && mine.seeds && mine.seeds.length) {
       const entry = (fairness.seeds || []).find((s) => s.seat === mine.seat);
       if (entry && !mine.seeds.includes(entry.seed)) {
-        return fail(`the deal used the seed ${JSON.stringify(entry.seed)} for your seat, not one this browser sent`);
+        return fail("fair.foreign_seed", { seed: JSON.stringify(entry.seed) });
       }
     }
     const size = fairness.deck_size || (game === "doudizhu" ? 54 : 52);
@@ -310,9 +303,9 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
       const got = [...e.cards].sort((a, b) => a - b);
       for (const c of e.cards) {
         checked.add(c);
-        if (!lay.bottom.includes(c)) return fail(`the bottom had ${cardText(c)}, but ${whereIs(c, lay, name)}`);
+        if (!lay.bottom.includes(c)) return fail("fair.bottom_card", { card: cardText(c), where: whereIs(c, lay) });
       }
-      if (got.join() !== want.join()) return fail(`the bottom was ${got.map(cardText).join(" ")}, but the deck's bottom is ${want.map(cardText).join(" ")}`);
+      if (got.join() !== want.join()) return fail("fair.bottom_set", { got: got.map(cardText).join(" "), want: want.map(cardText).join(" ") });
       if (e.seat !== null && e.seat !== undefined) landlord = e.seat;
     }
     for (const e of seen) {
@@ -323,34 +316,33 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
           const c = e.cards[i];
           checked.add(c);
           if (board[i] !== c) {
-            const place = STREET_NAMES[i] || `board card ${i + 1}`;
-            return fail(`the board had ${cardText(c)} as ${place}, but the deck deals ${board[i] === undefined ? "nothing" : cardText(board[i])} there`);
+            return fail("fair.board_card", { card: cardText(c), place: place(i), want: board[i] === undefined ? say("fair.nothing") : cardText(board[i]) });
           }
         }
         continue;
       }
       const seat = e.seat;
       const dealt = lay.hands[seat];
-      const label = seatLabel(name, seat);
-      if (!dealt) return fail(`${label} ${VERB[e.kind] || "had"} ${cardsList(e.cards)}, but the deal gave that seat no cards`);
+      const label = seatLabel(seat);
+      if (!dealt) return fail("fair.no_deal", { who: label, verb: verb(e.kind), cards: cardsList(e.cards) });
       const allowed = new Set(dealt);
       if (game === "doudizhu" && seat === landlord) for (const c of lay.bottom) allowed.add(c);
       for (const c of e.cards) {
         checked.add(c);
         if (!allowed.has(c)) {
-          return fail(`${label} ${VERB[e.kind] || "had"} ${cardText(c)}, which the deck does not deal to ${label}: ${whereIs(c, lay, name)}`);
+          return fail("fair.not_dealt", { who: label, verb: verb(e.kind), card: cardText(c), where: whereIs(c, lay) });
         }
       }
     }
     const n = checked.size;
-    return {
-      ok: true,
-      reason: `${n} card${n === 1 ? "" : "s"} you saw match${n === 1 ? "es" : ""} the deck committed as ${short(fairness.commitment)}`,
-      cards: n,
-    };
+    return { ok: true, reason: say("fair.checked", { n, commit: short(fairness.commitment) }), cards: n };
   } catch (err) {
-    return fail(`could not check the hand: ${err && err.message ? err.message : err}`);
+    return fail("fair.error", { msg: err && err.message ? err.message : err });
   }
+}
+
+function short(hex) {
+  return `${String(hex).slice(0, 8)}…`;
 }
 
 function cardsList(cards) {

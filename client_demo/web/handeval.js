@@ -4,8 +4,7 @@
 //
 // Card ids as in cards.js: rank * 4 + suit, rank 0 = deuce .. 12 = ace.
 
-const NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
-const PLURALS = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"];
+import { holdemHandName, lang, RANK_WORDS } from "./i18n.js";
 
 /** Category (0 high card .. 8 straight flush) and deciding ranks of exactly five cards. */
 function rank5(cards) {
@@ -37,20 +36,9 @@ function score(r) {
   return r.ranks.reduce((acc, x) => acc * 16 + x, r.cat) * 16 ** (5 - r.ranks.length);
 }
 
-/** The hand in words: "Flush, king high", "Two pair, aces and fours", "Straight, five high". */
+/** The hand in words: "Flush, king high", "Two pair, aces and fours", "Straight, five high" (or 同花，K 高). */
 export function handName({ cat, ranks }) {
-  const [a, b] = ranks;
-  switch (cat) {
-    case 8: return a === 12 ? "Royal flush" : `Straight flush, ${NAMES[a]} high`;
-    case 7: return `Four of a kind, ${PLURALS[a]}`;
-    case 6: return `Full house, ${PLURALS[a]} full of ${PLURALS[b]}`;
-    case 5: return `Flush, ${NAMES[a]} high`;
-    case 4: return `Straight, ${NAMES[a]} high`;
-    case 3: return `Three of a kind, ${PLURALS[a]}`;
-    case 2: return `Two pair, ${PLURALS[a]} and ${PLURALS[b]}`;
-    case 1: return `One pair, ${PLURALS[a]}`;
-    default: return `High card, ${NAMES[a]}`;
-  }
+  return holdemHandName({ cat, ranks });
 }
 
 /**
@@ -83,9 +71,56 @@ export function bestHand(cards) {
   return { ...top, name: handName(top) };
 }
 
+// --- the server's descriptions (engine/holdem/evaluator.py describe) ---------------------
+
+function rankOfWord(w) {
+  const x = String(w).toLowerCase();
+  if (x === "deuce" || x === "deuces") return 0;
+  let i = RANK_WORDS.names.indexOf(x);
+  if (i < 0) i = RANK_WORDS.plurals.indexOf(x);
+  return i;
+}
+
+const PATTERNS = [
+  [/^Royal flush$/, () => ({ cat: 8, ranks: [12] })],
+  [/^Straight flush, (\w+) high$/, (m) => ({ cat: 8, ranks: [m[1]] })],
+  [/^Four of a kind, (\w+), (\w+) kicker$/, (m) => ({ cat: 7, ranks: [m[1]], kickers: [m[2]] })],
+  [/^Full house, (\w+) full of (\w+)$/, (m) => ({ cat: 6, ranks: [m[1], m[2]] })],
+  [/^Flush, ([\w-]+)$/, (m) => ({ cat: 5, ranks: m[1].split("-") })],
+  [/^Straight, (\w+) high$/, (m) => ({ cat: 4, ranks: [m[1]] })],
+  [/^Three of a kind, (\w+), ([\w-]+) kickers?$/, (m) => ({ cat: 3, ranks: [m[1]], kickers: m[2].split("-") })],
+  [/^Two pair, (\w+) and (\w+), (\w+) kicker$/, (m) => ({ cat: 2, ranks: [m[1], m[2]], kickers: [m[3]] })],
+  [/^One pair, (\w+), ([\w-]+) kickers?$/, (m) => ({ cat: 1, ranks: [m[1]], kickers: m[2].split("-") })],
+  [/^High card, ([\w-]+)$/, (m) => ({ cat: 0, ranks: m[1].split("-") })],
+];
+
+/** A server description as {cat, ranks, kickers} (rank indexes), or null when it is not one. */
+export function parseHoldem(text) {
+  if (typeof text !== "string") return null;
+  for (const [re, make] of PATTERNS) {
+    const m = text.match(re);
+    if (!m) continue;
+    const raw = make(m);
+    const ranks = raw.ranks.map((r) => (typeof r === "number" ? r : rankOfWord(r)));
+    const kickers = (raw.kickers || []).map(rankOfWord);
+    if ([...ranks, ...kickers].some((r) => r < 0)) return null;
+    return { cat: raw.cat, ranks, kickers };
+  }
+  return null;
+}
+
+/** A server hand description in the page's language (the whole of it, kickers and all). */
+export function fullHand(text) {
+  const p = parseHoldem(text);
+  if (!p || lang() === "en") return text;
+  return holdemHandName(p, { full: true });
+}
+
 /** A server hand description cut before its kickers: "One pair, sixes, queen-ten-four kickers" → "One pair, sixes". */
 export function shortHand(text) {
   if (!text) return text;
+  const p = parseHoldem(text);
+  if (p) return holdemHandName({ cat: p.cat, ranks: p.cat === 5 || p.cat === 0 ? p.ranks.slice(0, 1) : p.ranks });
   const parts = text.split(", ");
   if (parts.length < 2) return text;
   if (/-/.test(parts[1])) return `${parts[0]}, ${parts[1].split("-")[0]} high`; // flush, high card

@@ -7,9 +7,11 @@
 
 import { h, chips } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
-import { bestHand, shortHand } from "./handeval.js";
+import { bestHand, fullHand, shortHand } from "./handeval.js";
+import { t, list } from "./i18n.js";
 
-const STREET = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", over: "Showdown" };
+const STREET_KEY = { preflop: "he.preflop", flop: "he.flop", turn: "he.turn", river: "he.river", over: "he.showdown" };
+const street = (name) => (STREET_KEY[name] ? t(STREET_KEY[name]) : name);
 
 function seatView(ctx, seat) {
   const v = ctx.view;
@@ -40,7 +42,7 @@ function potTotal(view) {
 export default {
   stakes(ctx) {
     const c = ctx.snap.config || {};
-    return `Hold'em · blinds ${chips(c.small_blind)}/${chips(c.big_blind)}${c.ante ? ` · ante ${chips(c.ante)}` : ""}`;
+    return t("he.stakes", { sb: chips(c.small_blind), bb: chips(c.big_blind) }) + (c.ante ? t("he.ante", { n: chips(c.ante) }) : "");
   },
 
   seatCards(ctx, seat) {
@@ -74,10 +76,10 @@ export default {
     const v = ctx.view;
     const out = [];
     const button = v ? v.button : ctx.snap.button;
-    if (button === seat) out.push(h("span", { class: "dealer", title: "dealer button", "data-testid": "dealer" }, "D"));
+    if (button === seat) out.push(h("span", { class: "dealer", title: t("table.dealer_title"), "data-testid": "dealer" }, t("table.dealer")));
     const s = seatView(ctx, seat);
-    if (s && s.all_in && !v.is_over) out.push(h("span", { class: "badge hot" }, "all-in"));
-    if (s && s.folded) out.push(h("span", { class: "badge" }, "folded"));
+    if (s && s.all_in && !v.is_over) out.push(h("span", { class: "badge hot" }, t("he.all_in_badge")));
+    if (s && s.folded) out.push(h("span", { class: "badge" }, t("table.folded")));
     return out;
   },
 
@@ -87,10 +89,10 @@ export default {
     const over = ctx.view.is_over;
     const winner = over && s.won > 0;
     let note = null;
-    if (winner) note = `wins ${chips(s.won)}`;
+    if (winner) note = t("table.wins", { n: chips(s.won) });
     else if (s.hand) note = shortHand(s.hand);
-    else if (!over && ctx.ui.acts && ctx.ui.acts[seat] && ctx.ui.acts[seat] !== "Fold") note = ctx.ui.acts[seat];
-    return { winner, out: s.folded, note, title: s.hand ? `${note}: ${s.hand}` : note };
+    else if (!over && ctx.ui.acts && ctx.ui.acts[seat] && ctx.ui.acts[seat].kind !== "fold") note = actText(ctx.ui.acts[seat]);
+    return { winner, out: s.folded, note, title: s.hand ? `${note}: ${fullHand(s.hand)}` : note };
   },
 
   center(ctx) {
@@ -99,12 +101,12 @@ export default {
     const best = winningCards(v);
     const board = h("div", { class: "board", "data-testid": "board", "data-cards": v.board.join(",") },
       v.board.map((c) => cardEl(c, { size: "md", cls: best.has(c) ? "best" : "" })), slots(5 - v.board.length));
-    const label = v.is_over ? (showdown(v) ? "Showdown" : null) : STREET[v.street] || v.street;
+    const label = v.is_over ? (showdown(v) ? t("he.showdown") : null) : street(v.street);
     const parts = [label ? h("div", { class: "street", "data-testid": "street" }, label) : null, board];
     if (v.is_over) {
       const won = v.seats.filter((s) => s && s.won > 0);
       const total = won.reduce((a, s) => a + s.won, 0);
-      parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, `Pot ${chips(total)}`));
+      parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, t("table.pot", { n: chips(total) })));
       // one line per (amount, hand): "Alice, Bob win 40 each with a Flush"
       const groups = new Map();
       for (const s of won) {
@@ -114,16 +116,17 @@ export default {
       }
       // the hand without its kickers on the felt (the whole description in the tooltip and the history)
       parts.push(h("div", { class: "result", "data-testid": "result" },
-        [...groups.values()].map((g) => h("div", { title: g.hand || "" }, g.names.length > 1
-          ? `${g.names.join(", ")} win ${chips(g.won)} each${g.hand && !ctx.narrow ? ` with ${shortHand(g.hand)}` : ""}`
-          : `${g.names[0]} wins ${chips(g.won)}${g.hand && !ctx.narrow ? ` with ${shortHand(g.hand)}` : ""}`))));
+        [...groups.values()].map((g) => h("div", { title: fullHand(g.hand) || "" }, (g.names.length > 1
+          ? t("he.win_each", { names: list(g.names), n: chips(g.won) })
+          : t("he.wins", { name: g.names[0], n: chips(g.won) }))
+          + (g.hand && !ctx.narrow ? t("he.with", { hand: shortHand(g.hand) }) : "")))));
     } else {
       const total = potTotal(v);
-      parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, `Pot ${chips(total)}`));
+      parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, t("table.pot", { n: chips(total) })));
       if (v.pots.length > 1) {
         parts.push(h("div", { class: "side-pots", "data-testid": "side-pots" },
           v.pots.map((p, i) => h("span", { class: "side-pot" },
-            `${i === 0 ? "Main" : `Side ${i}`}: ${chips(p.amount)}`))));
+            i === 0 ? t("he.main_pot", { n: chips(p.amount) }) : t("he.side_pot", { i, n: chips(p.amount) })))));
       }
     }
     return h("div", { class: "board-area" }, parts);
@@ -136,7 +139,7 @@ export default {
     const me = v.seats[ctx.me];
     if (!me || me.folded) return null;
     return h("div", { class: "my-strength", "data-testid": "my-strength" },
-      h("span", { class: "muted" }, "Your hand: "), bestHand(v.hole.concat(v.board)).name);
+      h("span", { class: "muted" }, t("he.your_hand")), bestHand(v.hole.concat(v.board)).name);
   },
 
   // the last hand's shown cards and winners, for the "Last hand" view
@@ -148,7 +151,7 @@ export default {
       return h("tr", { class: s.won > 0 ? "plus" : "" },
         h("td", {}, ctx.name(s.seat)),
         h("td", {}, cards ? h("div", { class: "cards" }, cards.map((c) => cardEl(c, { size: "md", cls: best.has(c) ? "best" : "" }))) : "–"),
-        h("td", {}, s.hand || (s.folded ? "folded" : "")),
+        h("td", {}, fullHand(s.hand) || (s.folded ? t("table.folded") : "")),
         h("td", {}, s.won > 0 ? `+${chips(s.won)}` : ""));
     });
     return h("table", { class: "score summary", "data-testid": "last-hand-seats" }, h("tbody", {}, rows));
@@ -164,17 +167,17 @@ export default {
     if (pre) { setTimeout(() => ctx.act(pre), 0); return null; }
     const bar = h("div", { class: "action-bar holdem-actions", "data-testid": "my-turn" });
     const row = h("div", { class: "row buttons" });
-    if (legal.fold) row.append(h("button", { class: "btn act fold", "data-testid": "act-fold", onclick: () => ctx.act({ type: "fold" }) }, "Fold"));
-    if (legal.check) row.append(h("button", { class: "btn act", "data-testid": "act-check", onclick: () => ctx.act({ type: "check" }) }, "Check"));
+    if (legal.fold) row.append(h("button", { class: "btn act fold", "data-testid": "act-fold", onclick: () => ctx.act({ type: "fold" }) }, t("table.fold")));
+    if (legal.check) row.append(h("button", { class: "btn act", "data-testid": "act-check", onclick: () => ctx.act({ type: "check" }) }, t("he.check")));
     if (legal.call > 0) {
       const allIn = legal.call >= me.stack;
       row.append(h("button", { class: "btn act call", "data-testid": "act-call", onclick: () => ctx.act({ type: "call" }) },
-        allIn ? `Call ${chips(legal.call)} (all-in)` : `Call ${chips(legal.call)}`));
+        t(allIn ? "he.call_all_in" : "he.call", { n: chips(legal.call) })));
     }
     if (legal.min_to !== null && legal.min_to !== undefined) {
       bar.append(raisePanel(ctx, legal, me, row));
     } else if (legal.all_in && !(legal.call > 0 && legal.call >= me.stack)) {
-      row.append(h("button", { class: "btn act raise", "data-testid": "act-allin", onclick: () => ctx.act({ type: "all_in" }) }, `All-in ${chips(me.stack)}`));
+      row.append(h("button", { class: "btn act raise", "data-testid": "act-allin", onclick: () => ctx.act({ type: "all_in" }) }, t("he.all_in", { n: chips(me.stack) })));
     }
     bar.prepend(row);
     return bar;
@@ -185,56 +188,71 @@ export default {
     const acts = ctx.ui.acts = ctx.ui.acts || {};
     if (ev.type === "board" || ev.type === "hand_start") for (const k of Object.keys(acts)) delete acts[k];
     if (ev.type === "action") {
-      const word = { fold: "Fold", check: "Check", call: `Call ${chips(ev.amount)}`, bet: `Bet ${chips(ev.to)}`, raise: `Raise to ${chips(ev.to)}` }[ev.action];
-      acts[ev.seat] = ev.all_in ? `${word} · all-in` : word;
+      acts[ev.seat] = { kind: ev.action, amount: ev.action === "call" ? ev.amount : ev.to, allIn: ev.all_in };
     }
-    if (ev.type === "timed_out") acts[ev.seat] = "Timed out";
+    if (ev.type === "timed_out") acts[ev.seat] = { kind: "timed_out" };
   },
 
   // what the history says when it starts in the middle of a hand (after a reload)
   opening(ctx) {
     const v = ctx.view;
-    const lines = [`${STREET[v.street] || v.street}, pot ${chips(potTotal(v))}${v.board.length ? `, board ${cardsText(v.board)}` : ""}`];
-    if (v.hole) lines.push([`Your cards: ${cardsText(v.hole)}`, "mine"]);
+    const lines = [t(v.board.length ? "he.opening_board" : "he.opening", { street: street(v.street), pot: chips(potTotal(v)), cards: cardsText(v.board) })];
+    if (v.hole) lines.push([t("he.your_cards", { cards: cardsText(v.hole) }), "mine"]);
     return lines;
   },
 
   describe(ev, ctx) {
     const n = (s) => ctx.name(s);
     switch (ev.type) {
-      case "blind": return `${n(ev.seat)} posts the ${ev.kind} blind ${chips(ev.amount)}${ev.all_in ? " (all-in)" : ""}`;
-      case "ante": return `${n(ev.seat)} posts an ante of ${chips(ev.amount)}`;
-      case "deal": return ev.cards ? [`You are dealt ${cardsText(ev.cards)}`, "mine"] : null;
-      case "action": {
-        const allIn = ev.all_in ? " (all-in)" : "";
-        if (ev.action === "fold") return `${n(ev.seat)} folds`;
-        if (ev.action === "check") return `${n(ev.seat)} checks`;
-        if (ev.action === "call") return `${n(ev.seat)} calls ${chips(ev.amount)}${allIn}`;
-        if (ev.action === "bet") return `${n(ev.seat)} bets ${chips(ev.to)}${allIn}`;
-        return `${n(ev.seat)} raises to ${chips(ev.to)}${allIn}`;
+      case "blind": {
+        const key = ev.kind === "small" ? "he.blind_small" : ev.kind === "big" ? "he.blind_big" : "he.blind_other";
+        return t(key, { name: n(ev.seat), n: chips(ev.amount) }) + (ev.all_in ? t("he.all_in_note") : "");
       }
-      case "return": return `${chips(ev.amount)} uncalled returned to ${n(ev.seat)}`;
-      case "board": return [`${STREET[ev.street] || ev.street}: ${cardsText(ev.board)}`, "board"];
+      case "ante": return t("he.ante_posted", { name: n(ev.seat), n: chips(ev.amount) });
+      case "deal": return ev.cards ? [t("he.dealt", { cards: cardsText(ev.cards) }), "mine"] : null;
+      case "action": {
+        const allIn = ev.all_in ? t("he.all_in_note") : "";
+        const who = n(ev.seat);
+        if (ev.action === "fold") return t("he.folds", { name: who });
+        if (ev.action === "check") return t("he.checks", { name: who });
+        if (ev.action === "call") return t("he.calls", { name: who, n: chips(ev.amount) }) + allIn;
+        if (ev.action === "bet") return t("he.bets", { name: who, n: chips(ev.to) }) + allIn;
+        return t("he.raises", { name: who, n: chips(ev.to) }) + allIn;
+      }
+      case "return": return t("he.returned", { n: chips(ev.amount), name: n(ev.seat) });
+      case "board": return [t("he.board", { street: street(ev.street), cards: cardsText(ev.board) }), "board"];
       case "showdown": {
-        const lines = ev.hands.map((x) => `${n(x.seat)} shows ${cardsText(x.cards)} (${x.description})`);
-        for (const s of ev.mucked || []) lines.push(`${n(s)} mucks`);
+        const lines = ev.hands.map((x) => t("he.shows", { name: n(x.seat), cards: cardsText(x.cards), hand: fullHand(x.description) }));
+        for (const s of ev.mucked || []) lines.push(t("he.mucks", { name: n(s) }));
         return lines.join(" · ");
       }
       case "award": {
-        const pot = ev.pot === 0 ? "the pot" : `side pot ${ev.pot}`;
-        const hand = ev.hand ? ` with ${ev.hand}` : "";
-        if (ev.shares.length === 1) return [`${n(ev.shares[0].seat)} wins ${pot} of ${chips(ev.amount)}${hand}`, "win"];
-        const who = ev.shares.map((x) => `${n(x.seat)} ${chips(x.amount)}`).join(", ");
-        return [`${pot[0].toUpperCase()}${pot.slice(1)} of ${chips(ev.amount)} is split${hand}: ${who}`, "win"];
+        const pot = ev.pot === 0 ? t("he.the_pot") : t("he.side_pot_n", { n: ev.pot });
+        const hand = ev.hand ? t("he.with", { hand: fullHand(ev.hand) }) : "";
+        if (ev.shares.length === 1) return [t("he.wins_pot", { name: n(ev.shares[0].seat), pot, n: chips(ev.amount), hand }), "win"];
+        const who = list(ev.shares.map((x) => `${n(x.seat)} ${chips(x.amount)}`));
+        return [t("he.split", { pot, n: chips(ev.amount), hand, who }), "win"];
       }
       default: return null;
     }
   },
 };
 
+/** What a seat did last on this street, in words ("Raise to 40 · all-in"). */
+function actText(a) {
+  if (typeof a === "string") return a;
+  const word = {
+    fold: () => t("table.fold"), check: () => t("he.check"), call: () => t("he.call", { n: chips(a.amount) }),
+    bet: () => t("he.bet", { n: chips(a.amount) }), raise: () => t("he.raise_to", { n: chips(a.amount) }),
+    timed_out: () => t("he.timed_out"),
+  }[a.kind];
+  const text = word ? word() : a.kind;
+  return a.allIn ? t("he.act_all_in", { act: text }) : text;
+}
+
 // --- pre-actions: decide before your turn ("Check/Fold", "Call any") ----------------------
 
-const PRE = { checkfold: "Check/Fold", callany: "Call any" };
+const PRE = { checkfold: "he.pre_checkfold", callany: "he.pre_callany" };
 
 /** While others act: toggles that play for you as soon as your turn comes. */
 function preActions(ctx) {
@@ -244,11 +262,11 @@ function preActions(ctx) {
   const pre = ctx.ui.pre && ctx.ui.pre.hand === ctx.snap.hand_no ? ctx.ui.pre.kind : null;
   const who = v.to_act !== null && v.to_act !== undefined ? ctx.name(v.to_act) : "";
   return h("div", { class: "action-bar pre-actions", "data-testid": "pre-actions" },
-    h("div", { class: "muted small", "data-testid": "waiting" }, `Waiting for ${who}… Decide now:`),
+    h("div", { class: "muted small", "data-testid": "waiting" }, t("he.pre_waiting", { name: who })),
     h("div", { class: "row buttons" }, Object.entries(PRE).map(([kind, label]) => h("label", { class: `btn quick pre ${pre === kind ? "on" : ""}` },
       h("input", { type: "checkbox", checked: pre === kind, "data-testid": `pre-${kind}`,
         onchange: (e) => { ctx.ui.pre = e.target.checked ? { hand: ctx.snap.hand_no, kind } : null; ctx.rerender(); } }),
-      ` ${label}`))));
+      ` ${t(label)}`))));
 }
 
 /** The action a pre-action takes now that it is your turn (used once), or null. */
@@ -273,7 +291,7 @@ function raisePanel(ctx, legal, me, row) {
   if (ctx.ui.raiseKey !== key) { ctx.ui.raiseKey = key; ctx.ui.raiseTo = min; }
   const clamp = (x) => Math.min(max, Math.max(min, Math.round(x)));
   let amount = clamp(ctx.ui.raiseTo);
-  const verb = v.current_bet === 0 ? "Bet" : "Raise to";
+  const verb = v.current_bet === 0 ? "he.bet" : "he.raise_to";
   const pot = potTotal(v);
   const toCall = legal.call;
   const potTo = v.current_bet + pot + toCall;
@@ -282,28 +300,28 @@ function raisePanel(ctx, legal, me, row) {
   const go = h("button", { class: "btn act raise", "data-testid": "act-raise",
     onclick: () => ctx.act(amount >= max ? { type: "all_in" } : { type: "raise", to: amount }) });
   const slider = h("input", { type: "range", min, max, step: 1, value: amount, "data-testid": "raise-slider",
-    "aria-label": "raise amount" });
+    "aria-label": t("he.raise_amount") });
   const number = h("input", { type: "number", min, max, step: 1, value: amount, "data-testid": "raise-amount",
-    inputmode: "numeric", "aria-label": "raise to" });
+    inputmode: "numeric", "aria-label": t("he.raise_to_label") });
   const set = (x, from) => {
     amount = clamp(x);
     ctx.ui.raiseTo = amount;
     if (from !== slider) slider.value = String(amount);
     if (from !== number) number.value = String(amount);
-    go.textContent = amount >= max ? `All-in ${chips(me.bet + me.stack)}` : `${verb} ${chips(amount)}`;
+    go.textContent = amount >= max ? t("he.all_in", { n: chips(me.bet + me.stack) }) : t(verb, { n: chips(amount) });
   };
   slider.addEventListener("input", () => set(Number(slider.value), slider));
   number.addEventListener("input", () => { if (number.value !== "") set(Number(number.value), number); });
   number.addEventListener("change", () => set(Number(number.value)));
   const quick = (label, to, testid) => h("button", { class: "btn quick", "data-testid": testid,
-    disabled: to < min && label !== "Min", onclick: () => set(to) }, label);
+    disabled: to < min && testid !== "raise-min", onclick: () => set(to) }, label);
   set(amount);
   row.append(go);
   return h("div", { class: "raise-panel" },
     h("div", { class: "row quicks" },
-      quick("Min", min, "raise-min"),
-      quick("½ Pot", halfTo, "raise-half"),
-      quick("Pot", potTo, "raise-pot"),
-      quick("All-in", max, "raise-max")),
+      quick(t("he.min"), min, "raise-min"),
+      quick(t("he.half_pot"), halfTo, "raise-half"),
+      quick(t("he.pot"), potTo, "raise-pot"),
+      quick(t("he.max"), max, "raise-max")),
     h("div", { class: "row slider-row" }, slider, number));
 }

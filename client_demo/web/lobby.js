@@ -3,14 +3,9 @@
 
 import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
+import { t, tMaybe, lang } from "./i18n.js";
 
-const GAME_BLURB = {
-  holdem: "No-limit Texas Hold'em: two hole cards, five on the board, bet it all.",
-  zhajinhua: "Three-card brag: play blind or look, raise, and compare hands.",
-  doudizhu: "Fight the landlord: bid, then two peasants against one landlord.",
-};
 const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
-const SHORT_TITLE = { holdem: "Texas Hold'em", zhajinhua: "Zha Jin Hua", doudizhu: "Dou Dizhu" };
 const CHINESE = { zhajinhua: "炸金花", doudizhu: "斗地主" };
 
 // The options shown up front in the create form (the rest go under "More rules").
@@ -25,20 +20,7 @@ const QUICK = {
   zhajinhua: { seats: 5, config: {} },
   doudizhu: { seats: 3, config: {} },
 };
-const LABELS = {
-  name: "Table name", seats: "Seats", action_seconds: "Seconds to act",
-  between_hands_seconds: "Pause between hands (s)", buy_in_default: "Buy-in",
-  buy_in_min: "Smallest buy-in", buy_in_max: "Largest buy-in",
-  small_blind: "Small blind", big_blind: "Big blind", ante: "Ante", max_stake: "Max stake",
-  compare_after_rounds: "Compare after rounds", special_235: "2-3-5 rule", a23: "A-2-3 straight",
-  order: "Hand order", suit_tiebreak: "Suit breaks ties", compare_cost_multiplier: "Compare cost ×",
-  max_rounds: "Max rounds", all_in: "All-in rule", timeout: "On timeout",
-  bidding: "Bidding", stake: "Chips per point", max_multiplier: "Multiplier cap (0 = none)",
-  bots: "Bots", bot_strategy: "Bot strategy", bot_delay_seconds: "Bot thinking time (s)",
-  private: "Private table (by invitation link)",
-};
-
-export function shortTitle(game) { return SHORT_TITLE[game] || game; }
+export function shortTitle(game) { return tMaybe(`game.${game}`, {}, game); }
 
 /** Hide Chinese names where no font can draw them (they would show as empty boxes). */
 export function detectCjkFont() {
@@ -64,20 +46,20 @@ export class Lobby {
   renderName(main) {
     if (main.querySelector("[data-testid=name-form]")) return;
     const input = h("input", { id: "name-input", "data-testid": "name-input", maxlength: 32,
-      placeholder: "Your name", autocomplete: "nickname", value: storedName(), required: true });
+      placeholder: t("lobby.name_placeholder"), autocomplete: "nickname", value: storedName(), required: true });
     const form = h("form", { class: "panel name-panel", "data-testid": "name-form",
       onsubmit: (e) => {
         e.preventDefault();
         const name = input.value.trim();
-        if (!name) { this.app.toast("Pick a name first.", "error"); return; }
+        if (!name) { this.app.toast(t("lobby.pick_name"), "error"); return; }
         form.querySelector("button").disabled = true;
         this.app.enter(name);
       } },
-    h("h1", {}, "Welcome to the card room"),
-    h("p", { class: "muted" }, "Texas Hold'em, Zha Jin Hua and Dou Dizhu, played with real people (and bots) in your browser. Play chips only."),
-    h("label", { for: "name-input" }, "Choose a display name"),
+    h("h1", {}, t("lobby.welcome")),
+    h("p", { class: "muted" }, t("lobby.intro")),
+    h("label", { for: "name-input" }, t("lobby.choose_name")),
     h("div", { class: "row" }, input,
-      h("button", { type: "submit", class: "btn primary", "data-testid": "name-submit" }, "Enter")),
+      h("button", { type: "submit", class: "btn primary", "data-testid": "name-submit" }, t("lobby.enter"))),
     );
     clear(main).append(form);
     this.root = null;
@@ -93,15 +75,15 @@ export class Lobby {
       h("section", { class: "panel create-panel hidden", "data-testid": "create-panel" }),
       h("section", { class: "panel rooms-panel" },
         h("div", { class: "rooms-head" },
-          h("h2", {}, "Tables"),
+          h("h2", {}, t("lobby.tables")),
           h("div", { class: "room-filters" },
-            h("select", { "data-testid": "filter-game", "aria-label": "game", onchange: (e) => { this.filter.game = e.target.value; this.filter.stakes = ""; this.renderRooms(); } }),
-            h("select", { "data-testid": "filter-stakes", "aria-label": "stakes", onchange: (e) => { this.filter.stakes = e.target.value; this.renderRooms(); } }),
-            h("span", { class: "muted small" }, "updates live"))),
+            h("select", { "data-testid": "filter-game", "aria-label": t("lobby.game"), onchange: (e) => { this.filter.game = e.target.value; this.filter.stakes = ""; this.renderRooms(); } }),
+            h("select", { "data-testid": "filter-stakes", "aria-label": t("lobby.stakes"), onchange: (e) => { this.filter.stakes = e.target.value; this.renderRooms(); } }),
+            h("span", { class: "muted small" }, t("lobby.live")))),
         h("div", { class: "rooms", "data-testid": "rooms" })),
       h("p", { class: "muted small foot" },
-        "Playing as ", h("b", {}, this.store.welcome.name), ". ",
-        h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.app.signOut(); } }, "Play as someone else")),
+        t("lobby.playing_as"), h("b", {}, this.store.welcome.name), lang() === "zh" ? "。" : ". ",
+        h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.app.signOut(); } }, t("lobby.someone_else"))),
     );
     clear(main).append(this.root);
     this.creating = null;
@@ -125,22 +107,22 @@ export class Lobby {
       box.append(h("div", { class: `game-tile ${g.game}`, "data-testid": `game-${g.game}` },
         h("div", { class: "game-icon" }, GAME_ICON[g.game] || "♣"),
         h("div", { class: "game-text" },
-          h("h3", {}, shortTitle(g.game), CHINESE[g.game] ? h("span", { class: "zh", lang: "zh" }, ` ${CHINESE[g.game]}`) : null),
-          h("p", { class: "muted small" }, GAME_BLURB[g.game] || "",
-            ` ${g.min_players === g.max_players ? g.min_players : `${g.min_players}–${g.max_players}`} players.`)),
+          h("h3", {}, shortTitle(g.game), CHINESE[g.game] && lang() === "en" ? h("span", { class: "zh", lang: "zh" }, ` ${CHINESE[g.game]}`) : null),
+          h("p", { class: "muted small" }, tMaybe(`blurb.${g.game}`, {}, ""),
+            ` ${t("lobby.players", { n: g.min_players === g.max_players ? g.min_players : `${g.min_players}–${g.max_players}` })}`)),
         h("div", { class: "game-buttons" },
           h("button", { class: "btn primary", "data-testid": `play-now-${g.game}`,
             onclick: (e) => this.playNow(g.game, e.currentTarget) },
-          h("span", { class: "wide-only" }, "Play now against bots"), h("span", { class: "narrow-only" }, "Play vs bots")),
-          h("button", { class: "btn", "data-testid": `quick-${g.game}`, title: "Sit down at an open table of this game (or a new one)",
+          h("span", { class: "wide-only" }, t("lobby.play_now")), h("span", { class: "narrow-only" }, t("lobby.play_now_short"))),
+          h("button", { class: "btn", "data-testid": `quick-${g.game}`, title: t("lobby.quick_title"),
             onclick: async (e) => {
               const b = e.currentTarget;
               b.disabled = true;
               try { await this.app.quickMatch(g.game, this.filter.game === g.game ? stakeOf(g.game, this.filter.stakes) : null); } finally { b.disabled = false; }
-            } }, "Quick match"),
+            } }, t("lobby.quick")),
           h("button", { class: "btn", "data-testid": `create-${g.game}`,
             onclick: () => this.openCreate(g.game) },
-          h("span", { class: "wide-only" }, "Create a table…"), h("span", { class: "narrow-only" }, "New table…"))),
+          h("span", { class: "wide-only" }, t("lobby.create")), h("span", { class: "narrow-only" }, t("lobby.create_short")))),
       ));
     }
   }
@@ -149,11 +131,11 @@ export class Lobby {
   renderFilters() {
     const game = this.root.querySelector("[data-testid=filter-game]");
     const stakes = this.root.querySelector("[data-testid=filter-stakes]");
-    clear(game).append(h("option", { value: "" }, "All games"),
+    clear(game).append(h("option", { value: "" }, t("lobby.all_games")),
       ...this.store.games.map((g) => h("option", { value: g.game, selected: g.game === this.filter.game }, shortTitle(g.game))));
     const levels = [...new Set(this.store.rooms.filter((r) => r.game === this.filter.game).map(describeStakes).filter(Boolean))];
     if (this.filter.stakes && !levels.includes(this.filter.stakes)) levels.push(this.filter.stakes);
-    clear(stakes).append(h("option", { value: "" }, "All stakes"),
+    clear(stakes).append(h("option", { value: "" }, t("lobby.all_stakes")),
       ...levels.sort((a, b) => firstNumber(a) - firstNumber(b)).map((l) => h("option", { value: l, selected: l === this.filter.stakes }, l)));
     stakes.classList.toggle("hidden", !this.filter.game);
   }
@@ -165,8 +147,8 @@ export class Lobby {
       && (!this.filter.stakes || describeStakes(r) === this.filter.stakes));
     if (!rooms.length) {
       box.append(h("p", { class: "muted empty" }, this.store.rooms.length
-        ? "No table matches: change the filter, or press “Quick match”."
-        : "No tables yet. Create one, or press “Play now”."));
+        ? t("lobby.no_match")
+        : t("lobby.no_tables")));
       return;
     }
     const mine = this.store.seated;
@@ -182,18 +164,18 @@ export class Lobby {
           h("div", { class: "room-name", "data-testid": "room-name", title: `${readable(r.name)} (${r.room})` }, names[i]),
           h("div", { class: "muted small" }, shortTitle(r.game),
             stakes ? ` · ${stakes}` : "",
-            ` · `, h("span", { "data-testid": "room-players" }, `${r.players}/${r.seats} seated`),
-            r.bots ? ` (${r.bots} bot${r.bots > 1 ? "s" : ""})` : "",
-            r.spectators !== undefined ? ` · ${r.spectators} watching` : "",
-            r.playing ? h("span", { class: "live" }, " · playing") : h("span", {}, " · waiting"))),
+            ` · `, h("span", { "data-testid": "room-players" }, t("lobby.seated", { p: r.players, n: r.seats })),
+            r.bots ? t("lobby.bots", { n: r.bots }) : "",
+            r.spectators !== undefined ? t("lobby.watching", { n: r.spectators }) : "",
+            r.playing ? h("span", { class: "live" }, t("lobby.playing")) : h("span", {}, t("lobby.waiting")))),
         h("div", { class: "room-buttons" },
           seated
             ? h("button", { class: "btn primary", "data-testid": `open-${r.room}`,
-              onclick: () => this.app.openRoom(r.room) }, "Return")
+              onclick: () => this.app.openRoom(r.room) }, t("lobby.return"))
             : h("button", { class: "btn primary", "data-testid": `join-${r.room}`, disabled: full,
-              onclick: () => this.app.join(r.room) }, full ? "Full" : "Join"),
+              onclick: () => this.app.join(r.room) }, t(full ? "lobby.full" : "lobby.join")),
           h("button", { class: "btn", "data-testid": `watch-${r.room}`,
-            onclick: () => this.app.spectate(r.room) }, "Watch")),
+            onclick: () => this.app.spectate(r.room) }, t("lobby.watch"))),
       ));
     }
   }
@@ -204,7 +186,7 @@ export class Lobby {
     const info = this.gameInfo(game);
     const quick = QUICK[game] || { seats: info.max_players, config: {} };
     const seats = Math.min(Math.max(quick.seats, info.min_players), info.max_players);
-    const options = { seats, name: `${this.store.welcome.name}'s ${shortTitle(game)} table` };
+    const options = { seats, name: t("lobby.table_name", { name: this.store.welcome.name, game: shortTitle(game) }) };
     const botsOption = (info.room_options || []).find((o) => o.name === "bots");
     if (botsOption) {
       let bots = seats - 1;
@@ -216,7 +198,7 @@ export class Lobby {
     try {
       const snap = await this.conn.request({ t: "create_room", game, options, config: quick.config });
       await this.app.join(snap.room);
-      if (!botsOption) this.app.toast("Table created. Waiting for other players to join (this server offers no bots for this game).", "info", 6000);
+      if (!botsOption) this.app.toast(t("lobby.no_bots"), "info", 6000);
     } catch (err) { /* toast */ } finally {
       if (button) button.disabled = false;
     }
@@ -243,7 +225,7 @@ export class Lobby {
     for (const o of roomOpts) {
       let value = o.default;
       if (o.name === "seats") value = Math.min(Math.max(quick.seats, o.min ?? 2), o.max ?? 10);
-      if (o.name === "name") value = `${this.store.welcome.name}'s ${shortTitle(game)} table`;
+      if (o.name === "name") value = t("lobby.table_name", { name: this.store.welcome.name, game: shortTitle(game) });
       field("options", o, value);
     }
     for (const o of info.options || []) field("config", o, quick.config[o.name] ?? o.default);
@@ -251,14 +233,14 @@ export class Lobby {
     const form = h("form", { "data-testid": "create-form", "data-game": game,
       onsubmit: (e) => { e.preventDefault(); this.submitCreate(game, form, sit.checked); } },
     h("div", { class: "create-head" },
-      h("h2", {}, `New ${shortTitle(game)} table`),
-      h("button", { type: "button", class: "btn ghost", "aria-label": "close",
+      h("h2", {}, t("lobby.new_table", { game: shortTitle(game) })),
+      h("button", { type: "button", class: "btn ghost", "aria-label": t("table.close"),
         onclick: () => { panel.classList.add("hidden"); this.creating = null; } }, "✕")),
     h("div", { class: "fields" }, fields),
-    more.length ? h("details", { class: "more" }, h("summary", {}, "More rules and settings"), h("div", { class: "fields" }, more)) : null,
+    more.length ? h("details", { class: "more" }, h("summary", {}, t("lobby.more")), h("div", { class: "fields" }, more)) : null,
     h("div", { class: "row end" },
-      h("label", { class: "check" }, sit, " Sit down at once"),
-      h("button", { type: "submit", class: "btn primary", "data-testid": "create-submit" }, "Create table")),
+      h("label", { class: "check" }, sit, t("lobby.sit_at_once")),
+      h("button", { type: "submit", class: "btn primary", "data-testid": "create-submit" }, t("lobby.create_submit"))),
     );
     panel.append(form);
     panel.scrollIntoView({ block: "nearest" });
@@ -314,7 +296,7 @@ function optionField(scope, o, value) {
   }
   input.addEventListener("input", () => input.classList.remove("invalid"));
   return h("div", { class: `field ${o.type === "bool" ? "bool" : ""}` },
-    h("label", { for: id, title: o.doc }, LABELS[o.name] || o.name.replaceAll("_", " ")),
+    h("label", { for: id, title: o.doc }, tMaybe(`opt.${o.name}`, {}, o.name.replaceAll("_", " "))),
     input,
     h("div", { class: "doc" }, o.doc));
 }
@@ -332,9 +314,9 @@ function readOption(el) {
 function describeStakes(r) {
   const c = r.config || r.stakes;
   if (!c || typeof c !== "object") return "";
-  if (r.game === "holdem" && c.small_blind) return `blinds ${chips(c.small_blind)}/${chips(c.big_blind)}`;
-  if (r.game === "zhajinhua" && c.ante) return `ante ${chips(c.ante)}`;
-  if (r.game === "doudizhu" && c.stake) return `${chips(c.stake)} per point`;
+  if (r.game === "holdem" && c.small_blind) return t("lobby.blinds", { sb: chips(c.small_blind), bb: chips(c.big_blind) });
+  if (r.game === "zhajinhua" && c.ante) return t("lobby.ante", { n: chips(c.ante) });
+  if (r.game === "doudizhu" && c.stake) return t("lobby.per_point", { n: chips(c.stake) });
   return "";
 }
 

@@ -9,6 +9,8 @@ import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
 import { shortTitle } from "./lobby.js";
 import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
+import { t } from "./i18n.js";
+import { animate, soundFor, turnChime } from "./fx.js";
 
 const GAMES = { holdem, zhajinhua, doudizhu };
 const RING = 2 * Math.PI * 27; // circumference of the clock ring (r = 27 in a 60x60 box)
@@ -54,7 +56,7 @@ export class TableScreen {
         const s = snap.seats[seat];
         if (s) return displayNames(snap.seats)[seat];
         const ui = this.uiFor(snap.room);
-        return (ui.names && ui.names[seat]) || `seat ${seat + 1}`;
+        return (ui.names && ui.names[seat]) || t("table.seat", { n: seat + 1 });
       },
       act: (action) => this.app.act(snap.room, action),
       rerender: () => {
@@ -76,7 +78,7 @@ export class TableScreen {
     this.main = main;
     const module = GAMES[snap.game];
     if (!module) {
-      clear(main).append(h("div", { class: "panel" }, `This demo cannot show ${snap.game} tables.`));
+      clear(main).append(h("div", { class: "panel" }, t("table.cannot_show", { game: snap.game })));
       return;
     }
     const ctx = this.context(snap);
@@ -88,10 +90,14 @@ export class TableScreen {
       ctx.ui.openedHand = snap.hand_no;
       if (ctx.ui.sawOpeningFor !== snap.hand_no && module.opening) {
         if (ctx.ui.expectHand !== snap.hand_no) {
-          this.app.log(snap.room, `— Hand #${snap.hand_no} (in progress) —`, "sep");
+          const handNo = snap.hand_no;
+          this.app.log(snap.room, () => [t("log.in_progress", { n: handNo }), "sep"]);
           ctx.ui.partialHand = snap.hand_no;
         }
-        for (const line of module.opening(ctx)) this.app.log(snap.room, ...(Array.isArray(line) ? line : [line]));
+        module.opening(ctx).forEach((_, i) => this.app.log(snap.room, () => {
+          const line = module.opening(ctx)[i];
+          return Array.isArray(line) ? line : [line, ""];
+        }));
       }
     }
     const log = this.store.logs.get(snap.room) || [];
@@ -136,13 +142,15 @@ export class TableScreen {
       h("aside", { class: `history ${historyOpen ? "open" : ""}`, "data-testid": "history" },
         h("button", { class: "history-toggle", type: "button",
           onclick: () => { ctx.ui.historyOpen = !historyOpen; ctx.rerender(); } },
-        historyOpen ? "Hand history ▾" : "Hand history ▸"),
+        t(historyOpen ? "table.history_open" : "table.history_closed")),
         h("ol", { class: "history-list" },
           log.map((line) => h("li", { class: line.cls }, line.text))))));
 
     clear(main).append(screen);
     if (ctx.ui.showLast) main.append(this.lastHandPanel(ctx));
     fitFelt(screen);
+    animate(screen, ctx.ui);
+    turnChime(snap, ctx.ui);
     const list = screen.querySelector(".history-list");
     list.scrollTop = list.scrollHeight;
     this.startClock();
@@ -155,35 +163,35 @@ export class TableScreen {
     const mySeat = seated ? snap.seats[snap.your_seat] : null;
     const last = ctx.ui.lastOver;
     const buttons = [
-      h("button", { class: "btn ghost", "data-testid": "to-lobby", title: "Back to the lobby (you keep your seat)",
-        onclick: () => this.app.toLobby() }, "← Lobby"),
+      h("button", { class: "btn ghost", "data-testid": "to-lobby", title: t("table.lobby_title"),
+        onclick: () => this.app.toLobby() }, t("table.lobby")),
       last ? h("button", { class: "btn ghost last-hand-btn", "data-testid": "last-hand", "data-hand": last.hand_no,
-        title: `The result of hand #${last.hand_no}`,
-        onclick: () => { ctx.ui.showLast = !ctx.ui.showLast; ctx.rerender(); } }, "Last hand") : null,
+        title: t("table.last_title", { n: last.hand_no }),
+        onclick: () => { ctx.ui.showLast = !ctx.ui.showLast; ctx.rerender(); } }, t("table.last")) : null,
     ];
     const right = [];
     if (seated) {
       if (mySeat && mySeat.sitting_out) {
         right.push(h("button", { class: "btn", "data-testid": "sit-in",
-          onclick: () => this.conn.request({ t: "sit_in", room: snap.room }).catch(() => {}) }, "Sit in"));
+          onclick: () => this.conn.request({ t: "sit_in", room: snap.room }).catch(() => {}) }, t("table.sit_in")));
       } else if (mySeat && !mySeat.leaving) {
         right.push(h("button", { class: "btn", "data-testid": "sit-out",
-          onclick: () => this.conn.request({ t: "sit_out", room: snap.room }).catch(() => {}) }, "Sit out"));
+          onclick: () => this.conn.request({ t: "sit_out", room: snap.room }).catch(() => {}) }, t("table.sit_out")));
       }
       right.push(h("button", { class: "btn danger", "data-testid": "leave-seat",
         disabled: mySeat && mySeat.leaving, onclick: () => this.app.leave(snap.room) },
-      mySeat && mySeat.leaving ? "Leaving…" : "Leave table"));
+      t(mySeat && mySeat.leaving ? "table.leaving_btn" : "table.leave")));
     } else {
-      right.push(h("span", { class: "badge watching", "data-testid": "watching" }, "watching"));
+      right.push(h("span", { class: "badge watching", "data-testid": "watching" }, t("table.watching")));
       right.push(h("button", { class: "btn", "data-testid": "stop-watching",
-        onclick: () => this.app.leave(snap.room) }, "Stop watching"));
+        onclick: () => this.app.leave(snap.room) }, t("table.stop_watching")));
     }
     return h("div", { class: "table-bar" },
       buttons,
       h("div", { class: "table-title" },
         h("div", { class: "table-name" }, readable(snap.name)),
         h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
-          snap.hand_no ? ` · hand #${snap.hand_no}` : ""),
+          snap.hand_no ? t("table.hand_no", { n: snap.hand_no }) : ""),
         snap.code ? this.invitation(snap) : null,
         fairNode(ctx)),
       h("div", { class: "table-buttons" }, right));
@@ -194,11 +202,11 @@ export class TableScreen {
     const link = `${location.origin}${location.pathname}#/room/${snap.room}/${snap.code}`;
     const copy = h("button", { class: "btn ghost small", "data-testid": "copy-invite", title: link,
       onclick: async () => {
-        try { await navigator.clipboard.writeText(link); this.app.toast("Invitation link copied.", "info"); }
-        catch (err) { window.prompt("Copy this invitation link:", link); }
-      } }, "Copy invitation link");
+        try { await navigator.clipboard.writeText(link); this.app.toast(t("table.copied"), "info"); }
+        catch (err) { window.prompt(t("table.copy_prompt"), link); }
+      } }, t("table.copy"));
     return h("div", { class: "invite small", "data-testid": "invite", "data-link": link },
-      "Private table · code ", h("b", { "data-testid": "invite-code" }, snap.code), " ", copy);
+      t("table.private"), h("b", { "data-testid": "invite-code" }, snap.code), " ", copy);
   }
 
   statusNode(ctx) {
@@ -211,12 +219,12 @@ export class TableScreen {
     let attrs = { class: "status", "data-testid": "status" };
     if (snap.next_hand_ms && seated >= min) {
       attrs["data-until"] = snap.next_hand_ms;
-      text = "Next hand soon";
+      text = t("table.next_soon");
     } else if (seated < min) {
-      text = `Waiting for players: ${seated} of ${min} needed`;
-      if (snap.your_seat === null && seated < snap.seats.length) text += " · take a seat";
+      text = t("table.waiting_players", { seated, min });
+      if (snap.your_seat === null && seated < snap.seats.length) text += t("table.take_seat");
     } else {
-      text = "Dealing…";
+      text = t("table.dealing");
     }
     return h("div", attrs, text);
   }
@@ -231,8 +239,8 @@ export class TableScreen {
       const canSit = snap.your_seat === null;
       return h("div", { class: `seat empty ${side}`, style, "data-testid": `seat-${seat}`, "data-seat": seat },
         canSit
-          ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, "Sit here")
-          : h("div", { class: "empty-label" }, "empty"));
+          ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, t("table.sit_here"))
+          : h("div", { class: "empty-label" }, t("table.empty")));
     }
     const mine = seat === snap.your_seat;
     const toAct = view && !view.is_over && view.to_act === seat;
@@ -246,10 +254,10 @@ export class TableScreen {
       timer ? clockRing(timer.deadline_ms, total) : null);
     const badges = [];
     if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
-    if (info.bot) badges.push(h("span", { class: "badge bot", title: "a bot played by the server", "data-testid": `bot-${seat}` }, "bot"));
-    else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: "disconnected" }, "away"));
-    if (info.sitting_out) badges.push(h("span", { class: "badge" }, "sitting out"));
-    if (info.leaving) badges.push(h("span", { class: "badge" }, "leaving"));
+    if (info.bot) badges.push(h("span", { class: "badge bot", title: t("table.bot_title"), "data-testid": `bot-${seat}` }, t("table.bot")));
+    else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: t("table.away_title") }, t("table.away")));
+    if (info.sitting_out) badges.push(h("span", { class: "badge" }, t("table.sitting_out")));
+    if (info.leaving) badges.push(h("span", { class: "badge" }, t("table.leaving")));
     if (bet) badges.push(bet);
     // on a phone the cards a seat shows at the end go on its plate too (Hold'em, Zha Jin Hua)
     const cards = ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null;
@@ -273,11 +281,11 @@ export class TableScreen {
     if (snap.your_seat === null) {
       const free = snap.seats.some((s) => !s);
       if (free && this.store.busted.has(snap.room)) return this.rebuyNode(ctx);
-      return h("div", { class: "muted hint" }, free ? "You are watching. Press “Sit here” on an empty seat to play." : "You are watching this table.");
+      return h("div", { class: "muted hint" }, t(free ? "table.watching_free" : "table.watching_full"));
     }
     const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
     if (below) return below;
-    if (!view || !snap.playing) return h("div", { class: "muted hint" }, snap.playing ? "" : "Waiting for the next hand…");
+    if (!view || !snap.playing) return h("div", { class: "muted hint" }, snap.playing ? "" : t("table.next_hand"));
     const node = ctx.module.actions(ctx);
     if (node) {
       const timer = snap.timer && snap.timer.seat === snap.your_seat ? snap.timer : null;
@@ -285,7 +293,7 @@ export class TableScreen {
       return node;
     }
     const who = view.to_act !== null && view.to_act !== undefined ? ctx.name(view.to_act) : null;
-    return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? `Waiting for ${who}…` : "");
+    return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? t("table.waiting_for", { name: who }) : "");
   }
 
   /** Out of chips: buy in again (a join of the same room, within its buy-in range). */
@@ -294,12 +302,12 @@ export class TableScreen {
     const min = o.buy_in_min || 1;
     const max = Math.min(o.buy_in_max || 1e12, Math.max(min, this.store.wallet ?? min));
     const amount = h("input", { type: "number", min, max, step: 1, value: Math.min(max, Math.max(min, o.buy_in_default || min)),
-      "data-testid": "rebuy-amount", "aria-label": "buy-in", inputmode: "numeric" });
+      "data-testid": "rebuy-amount", "aria-label": t("table.rebuy_label"), inputmode: "numeric" });
     return h("div", { class: "action-bar rebuy", "data-testid": "rebuy-panel" },
-      h("div", { class: "muted small" }, `You ran out of chips. Buy in again (${chips(min)}–${chips(o.buy_in_max || max)}) to keep playing.`),
+      h("div", { class: "muted small" }, t("table.rebuy_text", { min: chips(min), max: chips(o.buy_in_max || max) })),
       h("div", { class: "row buttons" }, amount,
         h("button", { class: "btn act raise", "data-testid": "rebuy",
-          onclick: () => this.app.join(ctx.snap.room, null, Number(amount.value)) }, "Rebuy")));
+          onclick: () => this.app.join(ctx.snap.room, null, Number(amount.value)) }, t("table.rebuy"))));
   }
 
   // --- events -----------------------------------------------------------------------------
@@ -318,11 +326,11 @@ export class TableScreen {
     const lctx = { ...this.context(last), rerender: () => {}, act: () => {}, last: true, narrow: false };
     const close = () => { ctx.ui.showLast = false; ctx.rerender(); };
     return h("div", { class: "last-hand-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
-      h("div", { class: `panel last-hand-panel game-${last.game}`, role: "dialog", "aria-label": "Last hand",
+      h("div", { class: `panel last-hand-panel game-${last.game}`, role: "dialog", "aria-label": t("table.last"),
         "data-testid": "last-hand-panel", "data-hand": last.hand_no },
       h("div", { class: "create-head" },
-        h("h2", {}, `Hand #${last.hand_no}`),
-        h("button", { class: "btn ghost", "data-testid": "last-hand-close", "aria-label": "close", onclick: close }, "✕")),
+        h("h2", {}, t("table.hand", { n: last.hand_no })),
+        h("button", { class: "btn ghost", "data-testid": "last-hand-close", "aria-label": t("table.close"), onclick: close }, "✕")),
       h("div", { class: "last-center" }, ctx.module.center(lctx)),
       ctx.module.summary ? ctx.module.summary(lctx) : null));
   }
@@ -335,7 +343,8 @@ export class TableScreen {
     if (ctx.module.track) ctx.module.track(ev, ctx);
     if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ctx.ui.sawOpeningFor = ctx.ui.expectHand;
     const [line, cls] = lineFor(ev, ctx);
-    if (line) this.app.log(roomId, line, cls);
+    if (line) this.app.log(roomId, () => lineFor(ev, ctx), [line, cls]);
+    if (this.store.current === roomId) soundFor(snap, ev);
     if (ctx.module.notice) {
       const note = ctx.module.notice(ev, ctx);
       if (note && this.store.current === roomId) this.app.toast(note, "game", 3500);
@@ -360,15 +369,19 @@ export class TableScreen {
       for (const s of hand.seats || []) names[s.seat] = s.name;
       const ctx = {
         snap: { ...snap, hand_no: hand.hand }, view: null, game: snap.game, me: hand.viewer, module, ui: {},
-        name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || `seat ${seat + 1}`),
+        name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("table.seat", { n: seat + 1 })),
       };
       let started = false;
       for (const ev of hand.events || []) {
         if (ev.type === "hand_started") started = true;
         const [line, cls] = lineFor(ev, ctx);
-        if (line) lines.push({ text: line, cls });
+        if (line) lines.push({ text: line, cls, redo: () => lineFor(ev, ctx) });
       }
-      if (!started) lines.unshift({ text: `— Hand #${hand.hand} —`, cls: "sep" });
+      if (!started) {
+        const handNo = hand.hand;
+        const redo = () => [t("log.sep", { n: handNo }), "sep"];
+        lines.unshift({ text: redo()[0], cls: "sep", redo });
+      }
     }
     return lines;
   }
@@ -399,12 +412,12 @@ export class TableScreen {
     }
     for (const el of this.main.querySelectorAll(".my-clock[data-deadline]")) {
       const left = Math.max(0, Number(el.dataset.deadline) - now);
-      el.textContent = `${Math.ceil(left / 1000)}s`;
+      el.textContent = t("table.seconds", { n: Math.ceil(left / 1000) });
       el.classList.toggle("hurry", left < 5000);
     }
     for (const el of this.main.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Number(el.dataset.until) - now);
-      el.textContent = left > 0 ? `Next hand in ${Math.ceil(left / 1000)}s` : "Dealing…";
+      el.textContent = left > 0 ? t("table.next_in", { n: Math.ceil(left / 1000) }) : t("table.dealing");
     }
   }
 }
@@ -449,16 +462,16 @@ function clockRing(deadline, total) {
 
 /** The history line of an event: [text or null, class]. */
 function lineFor(ev, ctx) {
-  const name = (seat) => ctx.name(seat);
+  const name = ctx.name(ev.seat);
   switch (ev.type) {
-    case "joined": return [`${ev.name}${ev.bot ? " (bot)" : ""} sat down in seat ${ev.seat + 1} with ${chips(ev.stack)}`, ""];
-    case "rebuy": return [`${name(ev.seat)} buys in again for ${chips(ev.stack)}`, ""];
-    case "left": return [`${name(ev.seat)} left the table${ev.reason === "busted" ? " (out of chips)" : ""}`, ""];
-    case "leaving": return [`${name(ev.seat)} will leave after this hand`, ""];
-    case "sat_out": return [`${name(ev.seat)} sits out${ev.reason === "timeouts" ? " (timed out twice)" : ""}`, ""];
-    case "sat_in": return [`${name(ev.seat)} is back`, ""];
-    case "hand_started": return [`— Hand #${ev.hand_no} —`, "sep"];
-    case "timed_out": return [`${name(ev.seat)} ran out of time`, "warn"];
+    case "joined": return [t(ev.bot ? "log.joined_bot" : "log.joined", { name: ev.name, seat: ev.seat + 1, chips: chips(ev.stack) }), ""];
+    case "rebuy": return [t("log.rebuy", { name, chips: chips(ev.stack) }), ""];
+    case "left": return [t(ev.reason === "busted" ? "log.left_busted" : "log.left", { name }), ""];
+    case "leaving": return [t("log.leaving", { name }), ""];
+    case "sat_out": return [t(ev.reason === "timeouts" ? "log.sat_out_timeouts" : "log.sat_out", { name }), ""];
+    case "sat_in": return [t("log.sat_in", { name }), ""];
+    case "hand_started": return [t("log.sep", { n: ev.hand_no }), "sep"];
+    case "timed_out": return [t("log.timed_out", { name }), "warn"];
     case "hand_ended": return [null, ""];
     default: {
       const out = ctx.module.describe(ev, ctx);

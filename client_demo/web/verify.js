@@ -9,6 +9,7 @@
 
 import { h } from "./dom.js";
 import { newClientSeed, seenFromEvent, seenFromView, verifyHand } from "./fairness.js";
+import { t, lang } from "./i18n.js";
 
 const SEEDS_KEY = "cardroom.seeds";
 const SEEDS_PER_ROOM = 8;
@@ -110,8 +111,9 @@ async function runVerify(rec, name, rerender) {
   const mine = rec.mySeat !== null && rec.mySeeds.length ? { seat: rec.mySeat, seeds: rec.mySeeds } : null;
   rec.result = await verifyHand({
     game: rec.game, room: rec.room, handNo: rec.handNo, fairness: rec.fairness, reveal: rec.reveal,
-    seen: rec.seen.concat(rec.viewSeen), name, mine,
+    seen: rec.seen.concat(rec.viewSeen), name, mine, say: t,
   });
+  rec.result.lang = lang();
   rec.busy = false;
   rerender();
 }
@@ -142,26 +144,27 @@ export function fairNode(ctx) {
     const full = live.fairness.commitment;
     const open = ctx.ui.fairOpen === full;
     parts.push(h("button", { type: "button", class: "fair-commit", "data-testid": "commitment", "data-commitment": full,
-      title: `Deck committed before the deal: sha256 of the server's seed = ${full}. The seed is revealed when the hand ends. Click to ${open ? "hide" : "show"} the whole hash.`,
+      title: t(open ? "fair.commit_title_open" : "fair.commit_title", { hash: full }),
       onclick: () => { ctx.ui.fairOpen = open ? null : full; ctx.rerender(); } },
-    "Deck committed: ", h("code", {}, open ? full : short(full))));
+    t("fair.commit"), h("code", {}, open ? full : short(full))));
   }
   // the hand to verify: the last one revealed (the current one once over, else the one before)
   const done = cur && cur.reveal ? cur : fs.previous && fs.previous.reveal ? fs.previous : null;
   if (done) {
     const r = done.result;
+    if (r && r.lang !== lang() && !done.busy) setTimeout(() => runVerify(done, ctx.name, ctx.rerender), 0); // say it again in the new language
     parts.push(h("span", { class: "fair-verify" },
       h("button", { type: "button", class: "btn ghost small", "data-testid": "verify", "data-hand": done.handNo,
         disabled: done.busy,
-        title: `Recompute hand #${done.handNo}'s deck from the revealed seed and check every card you saw`,
+        title: t("fair.verify_title", { n: done.handNo }),
         onclick: () => runVerify(done, ctx.name, ctx.rerender) },
-      done.busy ? "Verifying…" : `Verify hand #${done.handNo}`),
+      done.busy ? t("fair.verifying") : t("fair.verify", { n: done.handNo })),
       done.events.length ? h("button", { type: "button", class: "btn ghost small", "data-testid": "save-hand",
-        title: `Save hand #${done.handNo} as you saw it (JSON), to check with: cardroom verify --file`,
-        onclick: () => save(done) }, "Save") : null,
+        title: t("fair.save_title", { n: done.handNo }),
+        onclick: () => save(done) }, t("fair.save")) : null,
       r ? h("span", { class: `fair-result ${r.ok ? "ok" : "bad"}`, "data-testid": "verify-result",
         "data-ok": r.ok ? "1" : "0", "data-hand": done.handNo, title: r.reason },
-      r.ok ? `✔ Verified: ${r.reason}` : `✘ ${r.reason}`) : null));
+      t(r.ok ? "fair.ok" : "fair.bad", { reason: r.reason })) : null));
   }
   if (!parts.length) return null;
   return h("div", { class: "fair-line small", "data-testid": "fairness" }, parts);

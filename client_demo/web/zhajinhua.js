@@ -7,8 +7,49 @@
 
 import { h, chips, readable } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
+import { t, lang, list, RANK_WORDS } from "./i18n.js";
 
-const STATUS = { folded: "folded", lost: "lost", out: "sitting out" };
+const STATUS = { folded: "zjh.folded", lost: "zjh.lost", out: "zjh.out" };
+const statusText = (status) => (STATUS[status] ? t(STATUS[status]) : "");
+const CATEGORY = { "Trips": "trips", "Straight flush": "straight_flush", "Flush": "flush", "Straight": "straight", "Pair": "pair", "High card": "high_card" };
+
+/** A rank word or character of engine/zhajinhua/ranking.py describe ("Kings", "Nine", "T") as players write it. */
+function rankChar(word) {
+  const w = String(word);
+  if (w.length === 1) return w === "T" ? "10" : w;
+  const low = w.toLowerCase();
+  let i = RANK_WORDS.names.indexOf(low);
+  if (i < 0) i = RANK_WORDS.plurals.indexOf(low);
+  return i < 0 ? w : ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][i];
+}
+
+/**
+ * The server's hand description ("Pair (对子) of Kings, kicker Nine") in the page's
+ * language; in English as sent (without the Chinese where no font draws it).
+ */
+export function zjhHand(text) {
+  if (typeof text !== "string" || lang() === "en") return readable(text);
+  const special = text.match(/^Special 2-3-5 \(beats trips\), otherwise (.*)$/);
+  if (special) {
+    const rest = zjhHand(special[1][0].toUpperCase() + special[1].slice(1));
+    return t("zjh.hand.special", { rest });
+  }
+  const m = text.match(/^([A-Za-z ]+?) \(([^)]*)\)(.*)$/);
+  const key = m && CATEGORY[m[1][0].toUpperCase() + m[1].slice(1)];
+  if (!key) return text;
+  const cat = t(`zjh.cat.${key}`);
+  const rest = m[3];
+  let x;
+  if ((x = rest.match(/^: three (\w+)$/))) { const r = rankChar(x[1]); return t("zjh.hand.trips", { cat, rs: `${r}${r}${r}`, r }); }
+  if ((x = rest.match(/^: A-2-3 \(the lowest\)$/))) return t("zjh.hand.a23_lowest", { cat });
+  if ((x = rest.match(/^: A-2-3 \(/))) return t("zjh.hand.a23_second", { cat });
+  if ((x = rest.match(/^: ([2-9TJQKA](?:-[2-9TJQKA]){2}), (\w+) high$/))) {
+    return t("zjh.hand.run", { cat, seq: x[1].split("-").map(rankChar).join("-"), r: rankChar(x[2]) });
+  }
+  if ((x = rest.match(/^ of (\w+), kicker (\w+)$/))) { const r = rankChar(x[1]); return t("zjh.hand.pair", { cat, rs: `${r}${r}`, k: rankChar(x[2]) }); }
+  if ((x = rest.match(/^: ([2-9TJQKA](?: [2-9TJQKA]){2})$/))) return t("zjh.hand.cards", { cat, cards: x[1].split(" ").map(rankChar).join(" ") });
+  return text;
+}
 
 function seatView(ctx, seat) {
   const v = ctx.view;
@@ -18,7 +59,7 @@ function seatView(ctx, seat) {
 export default {
   stakes(ctx) {
     const c = ctx.snap.config || {};
-    return `Zha Jin Hua · ante ${chips(c.ante)} · max stake ${chips(c.max_stake)}`;
+    return t("zjh.stakes", { ante: chips(c.ante), max: chips(c.max_stake) });
   },
 
   seatCards(ctx, seat) {
@@ -44,13 +85,13 @@ export default {
   badges(ctx, seat) {
     const v = ctx.view;
     const out = [];
-    if ((v ? v.button : ctx.snap.button) === seat) out.push(h("span", { class: "dealer", title: "dealer" }, "D"));
+    if ((v ? v.button : ctx.snap.button) === seat) out.push(h("span", { class: "dealer", title: t("zjh.dealer_title") }, t("table.dealer")));
     const s = seatView(ctx, seat);
     if (s && s.dealt_in) {
       out.push(s.seen
-        ? h("span", { class: "badge seen", "data-testid": `seen-${seat}` }, "seen")
-        : h("span", { class: "badge blind", "data-testid": `blind-${seat}` }, "blind"));
-      if (STATUS[s.status]) out.push(h("span", { class: `badge ${s.status}`, "data-testid": `status-${seat}` }, STATUS[s.status]));
+        ? h("span", { class: "badge seen", "data-testid": `seen-${seat}` }, t("zjh.seen"))
+        : h("span", { class: "badge blind", "data-testid": `blind-${seat}` }, t("zjh.blind")));
+      if (STATUS[s.status]) out.push(h("span", { class: `badge ${s.status}`, "data-testid": `status-${seat}` }, statusText(s.status)));
     }
     return out;
   },
@@ -61,27 +102,26 @@ export default {
     if (!s) return {};
     const winner = v.is_over && v.winner === seat;
     const paid = (v.payouts || []).find((p) => p.seat === seat);
-    let note = s.cards ? readable(s.description) : null;
-    if (winner && paid) note = `wins ${chips(paid.amount)}`;
-    else if (!note && !v.is_over && s.status === "playing" && ctx.ui.acts && ctx.ui.acts[seat]) note = ctx.ui.acts[seat];
+    let note = s.cards ? zjhHand(s.description) : null;
+    if (winner && paid) note = t("table.wins", { n: chips(paid.amount) });
+    else if (!note && !v.is_over && s.status === "playing" && ctx.ui.acts && ctx.ui.acts[seat]) note = actText(ctx.ui.acts[seat]);
     return { winner, out: s.status !== "playing" && !winner, note };
   },
 
   center(ctx) {
     const v = ctx.view;
-    if (!v) return h("div", { class: "board-area" }, h("div", { class: "street" }, "Zha Jin Hua"));
+    if (!v) return h("div", { class: "board-area" }, h("div", { class: "street" }, t("zjh.title")));
     const parts = [
-      v.is_over ? null : h("div", { class: "street" }, `Round ${v.round} of ${v.max_rounds}`),
-      h("div", { class: "pot", "data-testid": "pot", "data-amount": v.pot }, `Pot ${chips(v.pot)}`),
+      v.is_over ? null : h("div", { class: "street" }, t("zjh.round", { r: v.round, max: v.max_rounds })),
+      h("div", { class: "pot", "data-testid": "pot", "data-amount": v.pot }, t("table.pot", { n: chips(v.pot) })),
       v.is_over ? null : h("div", { class: "stake-line", "data-testid": "stake" },
-        ctx.narrow ? `Stake ${chips(v.stake)} · blind ${chips(v.stake)} · seen ${chips(2 * v.stake)}`
-          : `Stake ${chips(v.stake)}: blind pays ${chips(v.stake)}, seen pays ${chips(2 * v.stake)}`),
+        t(ctx.narrow || v.stake >= 100 ? "zjh.stake_short" : "zjh.stake_long", { s: chips(v.stake), d: chips(2 * v.stake) })),
     ];
     if (v.is_over && v.winner !== null && v.winner !== undefined) {
       const total = (v.payouts || []).reduce((a, p) => a + p.amount, 0);
-      parts.push(h("div", { class: "result", "data-testid": "result" }, `${ctx.name(v.winner)} wins ${chips(total)}`));
+      parts.push(h("div", { class: "result", "data-testid": "result" }, t("he.wins", { name: ctx.name(v.winner), n: chips(total) })));
     } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
-      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: ctx.ui.lastCompare.full }, `Compare: ${ctx.ui.lastCompare.text}`));
+      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, ctx.ui.lastCompare) }, t("zjh.compare_line", { text: t("zjh.beat", { w: ctx.name(ctx.ui.lastCompare.winner), l: ctx.name(ctx.ui.lastCompare.loser) }) })));
     }
     return h("div", { class: "board-area" }, parts);
   },
@@ -95,71 +135,67 @@ export default {
     const bar = h("div", { class: "action-bar zjh-actions", "data-testid": myTurn ? "my-turn" : "can-look" });
     const row = h("div", { class: "row buttons" });
     if (legal.look) {
-      row.append(h("button", { class: "btn act look", "data-testid": "act-look", onclick: () => ctx.act({ type: "look" }) }, "Look at cards"));
+      row.append(h("button", { class: "btn act look", "data-testid": "act-look", onclick: () => ctx.act({ type: "look" }) }, t("zjh.look")));
     }
     if (!myTurn) {
-      bar.append(row, h("div", { class: "muted hint", "data-testid": "waiting" }, `Waiting for ${ctx.name(v.to_act)}… You may look at your cards any time.`));
+      bar.append(row, h("div", { class: "muted hint", "data-testid": "waiting" }, t("zjh.waiting", { name: ctx.name(v.to_act) })));
       return bar;
     }
     const unit = me.seen ? 2 : 1;
     bar.append(h("div", { class: "muted small cost-line", "data-testid": "cost-line" },
       me.seen
-        ? `You have seen your cards: you pay twice the stake (${chips(2 * v.stake)} to call).`
-        : `You are playing blind: you pay the stake (${chips(v.stake)} to call); after looking you pay double.`));
-    if (legal.fold) row.append(h("button", { class: "btn act fold", "data-testid": "act-fold", onclick: () => ctx.act({ type: "fold" }) }, "Fold"));
+        ? t("zjh.cost_seen", { n: chips(2 * v.stake) })
+        : t("zjh.cost_blind", { n: chips(v.stake) })));
+    if (legal.fold) row.append(h("button", { class: "btn act fold", "data-testid": "act-fold", onclick: () => ctx.act({ type: "fold" }) }, t("table.fold")));
     if (legal.call) {
       row.append(h("button", { class: "btn act call", "data-testid": "act-call", onclick: () => ctx.act({ type: "call" }) },
-        `Call ${chips(legal.call.cost)}`));
+        t("zjh.call", { n: chips(legal.call.cost) })));
     }
     if (legal.all_in) {
       row.append(h("button", { class: "btn act raise", "data-testid": "act-allin", onclick: () => ctx.act({ type: "all_in" }) },
-        `All-in ${chips(legal.all_in.amount)} & compare`));
+        t("zjh.all_in", { n: chips(legal.all_in.amount) })));
     }
     bar.append(row);
     if (legal.raise) bar.append(raisePanel(ctx, legal.raise, unit));
     if (legal.compare) {
       bar.append(h("div", { class: "row compare-row" },
-        h("span", { class: "muted small" }, `Compare (${chips(legal.compare.cost)}):`),
-        legal.compare.targets.map((t) => h("button", { class: "btn act compare", "data-testid": `compare-${t}`,
-          onclick: () => ctx.act({ type: "compare", target: t }) }, `vs ${ctx.name(t)}`))));
+        h("span", { class: "muted small" }, t("zjh.compare_cost", { n: chips(legal.compare.cost) })),
+        legal.compare.targets.map((target) => h("button", { class: "btn act compare", "data-testid": `compare-${target}`,
+          onclick: () => ctx.act({ type: "compare", target }) }, t("zjh.vs", { name: ctx.name(target) })))));
     }
     return bar;
   },
 
   track(ev, ctx) {
     const acts = ctx.ui.acts = ctx.ui.acts || {};
-    const word = {
-      look: "Looked", call: `Call ${chips(ev.amount)}`, raise: `Raise to ${chips(ev.stake)}`,
-      all_in: `All-in ${chips(ev.amount)}`, compare: "Compared",
-    }[ev.type];
-    if (word && ev.seat !== undefined) acts[ev.seat] = word;
+    if (["look", "call", "raise", "all_in", "compare"].includes(ev.type) && ev.seat !== undefined) {
+      acts[ev.seat] = { kind: ev.type, amount: ev.type === "raise" ? ev.stake : ev.amount };
+    }
+    if (ev.type === "compare") ctx.ui.lastCompare = { hand: ctx.snap.hand_no, seat: ev.seat, target: ev.target, winner: ev.winner, loser: ev.loser };
   },
 
   opening(ctx) {
     const v = ctx.view;
-    return [`Round ${v.round}, stake ${chips(v.stake)}, pot ${chips(v.pot)}`];
+    return [t("zjh.opening", { r: v.round, s: chips(v.stake), pot: chips(v.pot) })];
   },
 
   describe(ev, ctx) {
     const n = (s) => ctx.name(s);
+    const how = (seen) => t(seen ? "zjh.seen" : "zjh.blind");
     switch (ev.type) {
-      case "hand_start": return `Antes of ${chips(ev.ante)} in: pot ${chips(ev.pot)}`;
-      case "look": return ev.cards ? [`You look: ${cardsText(ev.cards)}`, "mine"] : `${n(ev.seat)} looks at their cards`;
-      case "call": return `${n(ev.seat)} calls ${chips(ev.amount)} (${ev.seen ? "seen" : "blind"})`;
-      case "raise": return `${n(ev.seat)} raises the stake to ${chips(ev.stake)}, paying ${chips(ev.amount)} (${ev.seen ? "seen" : "blind"})`;
-      case "fold": return `${n(ev.seat)} folds`;
-      case "all_in": return `${n(ev.seat)} goes all-in with ${chips(ev.amount)}`;
-      case "compare": {
-        const text = `${n(ev.seat)} compares with ${n(ev.target)}: ${n(ev.winner)} wins, ${n(ev.loser)} is out`;
-        ctx.ui.lastCompare = { hand: ctx.snap.hand_no, text: `${n(ev.winner)} beat ${n(ev.loser)}`, full: text };
-        return [text, "warn"];
-      }
+      case "hand_start": return t("zjh.antes", { ante: chips(ev.ante), pot: chips(ev.pot) });
+      case "look": return ev.cards ? [t("zjh.you_look", { cards: cardsText(ev.cards) }), "mine"] : t("zjh.looks", { name: n(ev.seat) });
+      case "call": return t("zjh.calls", { name: n(ev.seat), n: chips(ev.amount), how: how(ev.seen) });
+      case "raise": return t("zjh.raises", { name: n(ev.seat), s: chips(ev.stake), n: chips(ev.amount), how: how(ev.seen) });
+      case "fold": return t("zjh.folds", { name: n(ev.seat) });
+      case "all_in": return t("zjh.goes_all_in", { name: n(ev.seat), n: chips(ev.amount) });
+      case "compare": return [compareText(ctx, ev), "warn"];
       case "compare_reveal":
-        return ev.hands ? [`You see: ${ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)}`).join(", ")}`, "mine"] : null;
+        return ev.hands ? [t("zjh.you_see", { list: list(ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)}`)) }), "mine"] : null;
       case "showdown":
-        return [`Showdown: ${ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)} (${readable(x.description)})`).join(" · ")}`, "board"];
+        return [t("zjh.showdown", { list: ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)} (${zjhHand(x.description)})`).join(" · ") }), "board"];
       case "hand_over":
-        return [`${n(ev.winner)} wins ${ev.payouts.map((p) => `${chips(p.amount)}${p.seat !== ev.winner ? ` (${n(p.seat)})` : ""}`).join(", ")}`, "win"];
+        return [t("zjh.wins", { name: n(ev.winner), list: list(ev.payouts.map((p) => `${chips(p.amount)}${p.seat !== ev.winner ? ` (${n(p.seat)})` : ""}`)) }), "win"];
       default: return null;
     }
   },
@@ -172,17 +208,36 @@ export default {
       return h("tr", { class: v.winner === s.seat ? "plus" : "" },
         h("td", {}, ctx.name(s.seat)),
         h("td", {}, s.cards ? h("div", { class: "cards" }, s.cards.map((c) => cardEl(c, { size: "md" }))) : "–"),
-        h("td", {}, s.cards ? readable(s.description) : STATUS[s.status] || ""),
+        h("td", {}, s.cards ? zjhHand(s.description) : statusText(s.status)),
         h("td", {}, paid ? `+${chips(paid.amount)}` : ""));
     });
     return h("table", { class: "score summary", "data-testid": "last-hand-seats" }, h("tbody", {}, rows));
   },
 
   notice(ev, ctx) {
-    if (ev.type === "compare") return `${ctx.name(ev.seat)} compared with ${ctx.name(ev.target)}: ${ctx.name(ev.winner)} wins`;
+    if (ev.type === "compare") return t("zjh.compared_notice", { a: ctx.name(ev.seat), b: ctx.name(ev.target), w: ctx.name(ev.winner) });
     return null;
   },
 };
+
+/** A compare in words: "alice compares with bob: bob wins, alice is out". */
+function compareText(ctx, c) {
+  const n = (s) => ctx.name(s);
+  return t("zjh.compares", { a: n(c.seat), b: n(c.target), w: n(c.winner), l: n(c.loser) });
+}
+
+/** What a seat did last, shown on its plate ("Raise to 20"). */
+function actText(a) {
+  if (typeof a === "string") return a;
+  switch (a.kind) {
+    case "look": return t("zjh.looked");
+    case "call": return t("zjh.call", { n: chips(a.amount) });
+    case "raise": return t("zjh.raised", { n: chips(a.amount) });
+    case "all_in": return t("zjh.all_in_act", { n: chips(a.amount) });
+    case "compare": return t("zjh.compared");
+    default: return a.kind;
+  }
+}
 
 function raisePanel(ctx, raise, unit) {
   const key = `${ctx.snap.hand_no}:${ctx.view.stake}:${unit}`;
@@ -192,20 +247,20 @@ function raisePanel(ctx, raise, unit) {
   const go = h("button", { class: "btn act raise", "data-testid": "act-raise",
     onclick: () => ctx.act({ type: "raise", stake }) });
   const slider = h("input", { type: "range", min: raise.min, max: raise.max, step: 1, value: stake,
-    "data-testid": "raise-slider", "aria-label": "new stake" });
+    "data-testid": "raise-slider", "aria-label": t("zjh.new_stake") });
   const set = (x) => {
     stake = clamp(x);
     ctx.ui.raiseStake = stake;
     slider.value = String(stake);
-    go.textContent = `Raise stake to ${chips(stake)} (pay ${chips(stake * unit)})`;
+    go.textContent = t("zjh.raise", { s: chips(stake), c: chips(stake * unit) });
   };
   slider.addEventListener("input", () => set(Number(slider.value)));
   set(stake);
   const double = clamp(ctx.view.stake * 2);
   return h("div", { class: "raise-panel" },
     h("div", { class: "row quicks" },
-      h("button", { class: "btn quick", "data-testid": "raise-min", onclick: () => set(raise.min) }, `Stake ${chips(raise.min)}`),
-      double > raise.min ? h("button", { class: "btn quick", "data-testid": "raise-double", onclick: () => set(double) }, `×2 (${chips(double)})`) : null,
-      h("button", { class: "btn quick", "data-testid": "raise-max", onclick: () => set(raise.max) }, `Max ${chips(raise.max)}`)),
+      h("button", { class: "btn quick", "data-testid": "raise-min", onclick: () => set(raise.min) }, t("zjh.stake_btn", { n: chips(raise.min) })),
+      double > raise.min ? h("button", { class: "btn quick", "data-testid": "raise-double", onclick: () => set(double) }, t("zjh.double", { n: chips(double) })) : null,
+      h("button", { class: "btn quick", "data-testid": "raise-max", onclick: () => set(raise.max) }, t("zjh.max", { n: chips(raise.max) }))),
     h("div", { class: "row slider-row" }, slider, go));
 }

@@ -169,9 +169,17 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     """Open the demo in a fresh browser context (own localStorage: own player)."""
     contexts: list[Any] = []
 
-    def open_page(viewport: dict[str, int] = DESKTOP) -> Any:
-        ctx = browser.new_context(viewport=viewport, device_scale_factor=1)
+    def open_page(viewport: dict[str, int] = DESKTOP, locale: str = "en-US", effects: bool = False,
+                  init_script: str | None = None) -> Any:
+        """A page of a new player. ``locale`` sets the browser's languages (the page picks
+        its language from them); sound and motion are off unless ``effects``."""
+        ctx = browser.new_context(viewport=viewport, device_scale_factor=1, locale=locale)
         ctx.set_default_timeout(15_000)
+        if not effects:  # a preset, as a user's earlier choice would be: the switch still works
+            ctx.add_init_script("try { if (!localStorage.getItem('cardroom.effects'))"
+                                " localStorage.setItem('cardroom.effects', 'off'); } catch (e) {}")
+        if init_script:
+            ctx.add_init_script(init_script)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -1,0 +1,306 @@
+"""The page in Chinese and English, and the sound-and-motion switch.
+
+Every table is played against the server's bots in both languages; in Chinese no visible
+text of the table is left in English (player names, numbers and card codes aside). The
+machine running the tests may have no Chinese font: the checks read the DOM, not pixels.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import DESKTOP, PHONE
+from .ui import create_table, enter, expect, screenshot, table
+
+pytestmark = pytest.mark.browser
+
+FAST = {"action_seconds": 120, "between_hands_seconds": 5, "bot_delay_seconds": 0.2}
+ZH = "zh-CN"
+EN = "en-US"
+
+# Every visible text node of the table screen (seats, felt, action bar, top bar, history).
+_TEXTS = """() => {
+  const root = document.querySelector('[data-testid=table]');
+  const out = [];
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const text = n.textContent.trim();
+    const el = n.parentElement;
+    if (!text || !el || !el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    out.push(text);
+  }
+  for (const el of root.querySelectorAll('button, input')) {
+    if (el.getClientRects().length && el.value && el.tagName === 'INPUT' && el.type === 'text') out.push(el.value);
+  }
+  return out;
+}"""
+
+# The English labels of the page (plain strings without placeholders) that differ in Chinese.
+_EN_LABELS = """async () => {
+  const m = await import('/i18n.js');
+  const out = [];
+  for (const [k, v] of Object.entries(m.STRINGS.en)) {
+    if (typeof v === 'string' && !v.includes('{') && m.STRINGS.zh[k] !== v) out.push(v.trim());
+  }
+  return out;
+}"""
+
+
+def untranslated(page) -> list[str]:
+    """Visible texts of the table that are (or contain) English: player names, numbers,
+    card codes and hashes aside."""
+    names = page.locator("[data-testid=table] .seat[data-name]").evaluate_all("els => els.map(e => e.dataset.name)")
+    labels = set(page.evaluate(_EN_LABELS))
+    bad = []
+    for text in page.evaluate(_TEXTS):
+        if text in labels:
+            bad.append(text)
+            continue
+        rest = text
+        for name in sorted(names, key=len, reverse=True):
+            rest = rest.replace(name, " ")
+        rest = re.sub(r"\b[0-9a-f]{8}\b|JOKER|sha256", " ", rest)
+        if re.search(r"[A-Za-z]{2,}", rest):
+            bad.append(text)
+    return bad
+
+
+def _wait_turn_or_over(page) -> bool:
+    """Wait until it is our turn or the hand is over; True when over."""
+    page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')"
+                           " || document.querySelector('[data-testid=table][data-over=\"1\"]')")
+    return table(page).get_attribute("data-over") == "1"
+
+
+def _click_first(page, *testids: str) -> bool:
+    for testid in testids:
+        loc = page.locator(f"[data-testid^={testid}]" if testid.endswith("-") else f"[data-testid={testid}]")
+        if loc.count() and loc.first.is_enabled():
+            loc.first.click()
+            return True
+    return False
+
+
+def play_out(page, game: str, checks: list[list[str]] | None = None) -> None:
+    """Play the hand to its end with simple moves (collecting untranslated texts on the way)."""
+    t = table(page)
+    for _ in range(80):
+        if _wait_turn_or_over(page):
+            return
+        if checks is not None:
+            checks.append(untranslated(page))
+        version = t.get_attribute("data-version") or ""
+        if game == "holdem":
+            _click_first(page, "act-check", "act-call", "act-fold")
+        elif game == "zhajinhua":
+            _click_first(page, "compare-", "act-call", "act-allin", "act-fold")
+        elif page.get_by_test_id("act-hint").count():
+            page.get_by_test_id("act-hint").click()
+            expect(page.get_by_test_id("act-play")).to_be_enabled()
+            page.get_by_test_id("act-play").click()
+        else:
+            _click_first(page, "bid-3", "act-rob", "act-call", "act-pass")
+        expect(t).not_to_have_attribute("data-version", version)
+    raise AssertionError("the hand did not end")
+
+
+# What each table says at our first turn, per language: test id -> text (a prefix).
+FIRST_TURN = {
+    "holdem": {"zh": {"act-fold": "弃牌", "street": "翻牌前"}, "en": {"act-fold": "Fold", "street": "Pre-flop"}},
+    "zhajinhua": {"zh": {"act-fold": "弃牌", "act-call": "跟注", "act-look": "看牌"},
+                  "en": {"act-fold": "Fold", "act-call": "Call", "act-look": "Look at cards"}},
+    # bidding, or (when a bot bid 3 first) playing
+    "doudizhu": {"zh": {"bid-3": "3分", "act-hint": "提示", "act-play": "出牌", "act-pass": re.compile("不出|不叫")},
+                 "en": {"bid-3": "3 points", "act-hint": "Hint", "act-play": "Play", "act-pass": re.compile("Pass|No bid")}},
+}
+OPTIONS = {
+    "holdem": {"seats": 3, "bots": 2, "small_blind": 5, "big_blind": 10},
+    "zhajinhua": {"seats": 3, "bots": 2, "compare_after_rounds": 1},
+    "doudizhu": {"bots": 2, "bidding": "score"},
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("game", ["holdem", "zhajinhua", "doudizhu"])
+def test_each_table_in_both_languages(new_page, shots, game, lang):
+    page = new_page(DESKTOP, locale=ZH if lang == "zh" else EN)
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN" if lang == "zh" else "en")
+    enter(page, "莉莉" if lang == "zh" else "lily")
+    create_table(page, game, **OPTIONS[game], **FAST)
+    t = table(page)
+    # the first turn (bots may end a Hold'em or Zha Jin Hua hand before it: then the next)
+    for _ in range(5):
+        if not _wait_turn_or_over(page):
+            break
+        expect(t).to_have_attribute("data-over", "0", timeout=20_000)
+    words = FIRST_TURN[game][lang]
+    checked = 0
+    for testid, text in words.items():
+        if testid == "street":
+            expect(page.locator("[data-testid=center] .street").first).to_have_text(text)
+        elif page.get_by_test_id(testid).count():  # what this turn offers (look, bid or play)
+            expect(page.get_by_test_id(testid)).to_contain_text(text)
+        else:
+            continue
+        checked += 1
+    assert checked >= (1 if game == "doudizhu" else 2), f"{game} {lang}: {list(words)} not on screen"
+    top = {"zh": ["← 大厅", "离开牌桌"], "en": ["← Lobby", "Leave table"]}[lang]
+    expect(page.get_by_test_id("to-lobby")).to_have_text(top[0])
+    expect(page.get_by_test_id("leave-seat")).to_have_text(top[1])
+    if lang == "en":
+        return
+    checks: list[list[str]] = []
+    play_out(page, game, checks)
+    expect(t).to_have_attribute("data-over", "1")
+    checks.append(untranslated(page))
+    page.get_by_test_id("verify").click()
+    expect(page.get_by_test_id("verify-result")).to_contain_text("✔ 已验证")
+    history = page.get_by_test_id("history")
+    expect(history).to_contain_text("牌局记录")
+    expect(history).to_contain_text("— 第1局 —")
+    checks.append(untranslated(page))
+    screenshot(page, shots, f"{game}-zh")
+    assert not [c for c in checks if c], f"English left in the Chinese {game} table: {checks}"
+    # the same table switched to English, then back: nothing of the other language stays
+    page.get_by_test_id("lang-switch").click()
+    expect(page.get_by_test_id("to-lobby")).to_have_text("← Lobby")
+    expect(history).to_contain_text("— Hand #1 —")
+    page.get_by_test_id("lang-switch").click()
+    expect(history).to_contain_text("— 第1局 —")
+    assert untranslated(page) == []
+
+
+def test_the_two_tables_have_the_same_keys_and_placeholders(new_page):
+    page = new_page(DESKTOP)
+    diff = page.evaluate("""async () => {
+      const { STRINGS } = await import('/i18n.js');
+      const en = STRINGS.en, zh = STRINGS.zh;
+      // placeholders, a rank's plural ({as}) counted as its name ({a}): Chinese has no plurals
+      const holes = (v) => typeof v === 'string'
+        ? new Set([...v.matchAll(/\\{(\\w+)\\}/g)].map(m => ({ as: 'a', bs: 'b' }[m[1]] || m[1]))) : null;
+      return {
+        onlyEn: Object.keys(en).filter(k => !(k in zh)),
+        onlyZh: Object.keys(zh).filter(k => !(k in en)),
+        // a Chinese text filling in something the English one is not given (functions take what they need)
+        holes: Object.keys(en).filter(k => k in zh && holes(en[k]) !== null && holes(zh[k]) !== null
+                                        && [...holes(zh[k])].some(x => !holes(en[k]).has(x))),
+        // a Chinese text dropping a name or an amount the English one shows
+        dropped: Object.keys(en).filter(k => k in zh && holes(en[k]) !== null && holes(zh[k]) !== null
+                                          && [...holes(en[k])].some(x => ['name', 'n', 'who', 'chips'].includes(x) && !holes(zh[k]).has(x))),
+        count: Object.keys(en).length,
+      };
+    }""")
+    assert diff["onlyEn"] == [] and diff["onlyZh"] == [], diff
+    assert diff["holes"] == [] and diff["dropped"] == [], diff
+    assert diff["count"] > 300
+
+
+def test_the_language_follows_the_browser_and_the_switch_is_remembered(new_page, shots):
+    zh = new_page(PHONE, locale=ZH)
+    expect(zh.get_by_test_id("name-submit")).to_have_text("进入")
+    expect(zh.get_by_test_id("lang-switch")).to_have_attribute("data-lang", "zh")
+    expect(zh.get_by_test_id("lang-switch")).to_have_text("EN")
+    enter(zh, "小明")
+    expect(zh.get_by_test_id("play-now-doudizhu")).to_contain_text("对战")
+    expect(zh.get_by_test_id("conn-state")).to_have_attribute("data-state", "online")
+    screenshot(zh, shots, "lobby-zh-phone")
+    # switch to English: the lobby redraws at once, and a reload keeps it
+    zh.get_by_test_id("lang-switch").click()
+    expect(zh.get_by_test_id("quick-holdem")).to_have_text("Quick match")
+    expect(zh.locator("html")).to_have_attribute("lang", "en")
+    zh.reload()
+    expect(zh.get_by_test_id("quick-holdem")).to_have_text("Quick match")
+    expect(zh.get_by_test_id("lang-switch")).to_have_attribute("data-lang", "en")
+    assert zh.evaluate("localStorage.getItem('cardroom.lang')") == "en"
+
+    en = new_page(DESKTOP, locale=EN)
+    expect(en.get_by_test_id("name-submit")).to_have_text("Enter")
+    en.get_by_test_id("lang-switch").click()
+    expect(en.get_by_test_id("name-submit")).to_have_text("进入")
+    en.reload()
+    expect(en.get_by_test_id("name-submit")).to_have_text("进入")
+    # an error of a known code in Chinese; the server's English only for codes the page does not know
+    enter(en, "阿强")
+    shown = en.evaluate("""async () => {
+      const app = window.cardroom;
+      app.showError({ code: 'not_your_turn', message: 'seat 1 is to act' });
+      app.showError({ code: 'some_new_code', message: 'a brand new problem' });
+      return [...document.querySelectorAll('[data-testid=toast-error]')].map(e => e.textContent);
+    }""")
+    assert shown == ["还没轮到你", "a brand new problem"], shown
+
+
+# Counts the AudioContexts the page creates.
+_COUNT_AUDIO = """
+window.__audioContexts = 0;
+for (const name of ['AudioContext', 'webkitAudioContext']) {
+  const Base = window[name];
+  if (!Base) continue;
+  window[name] = class extends Base { constructor(...a) { super(...a); window.__audioContexts += 1; } };
+}
+"""
+
+
+def test_sound_and_motion_switch(new_page):
+    # off (the tests' preset): no AudioContext while a hand is played
+    quiet = new_page(DESKTOP, init_script=_COUNT_AUDIO)
+    toggle = quiet.get_by_test_id("fx-toggle")
+    expect(toggle).to_have_attribute("data-on", "0")
+    enter(quiet, "quiet")
+    create_table(quiet, "holdem", seats=2, bots=1, **FAST)
+    play_out(quiet, "holdem")
+    assert quiet.evaluate("window.__audioContexts") == 0
+    assert quiet.evaluate("document.documentElement.classList.contains('fx')") is False
+    assert quiet.locator(".deal-in, .chip-in").count() == 0
+
+    # on: remembered across a reload; the next hand's sounds come from one AudioContext
+    toggle.click()
+    expect(toggle).to_have_attribute("data-on", "1")
+    quiet.reload()
+    expect(quiet.get_by_test_id("fx-toggle")).to_have_attribute("data-on", "1")
+    assert quiet.evaluate("localStorage.getItem('cardroom.effects')") == "on"
+
+    loud = new_page(DESKTOP, effects=True, init_script=_COUNT_AUDIO)
+    expect(loud.get_by_test_id("fx-toggle")).to_have_attribute("data-on", "1")
+    enter(loud, "loud")
+    create_table(loud, "holdem", seats=2, bots=1, **FAST)
+    play_out(loud, "holdem")
+    assert loud.evaluate("window.__audioContexts") == 1
+    assert loud.evaluate("document.documentElement.classList.contains('fx')") is True
+    # and off again: the switch says so and the page stops making sound
+    loud.get_by_test_id("fx-toggle").click()
+    expect(loud.get_by_test_id("fx-toggle")).to_have_attribute("data-on", "0")
+    assert loud.evaluate("localStorage.getItem('cardroom.effects')") == "off"
+
+
+def test_hand_names_in_chinese(new_page):
+    """The server's English hand descriptions and the page's own hand names, in Chinese."""
+    page = new_page(DESKTOP, locale=ZH)
+    names = page.evaluate("""async () => {
+      const z = await import('/zhajinhua.js');
+      const e = await import('/handeval.js');
+      const d = await import('/doudizhu.js');
+      return {
+        zjh: ['Trips (豹子): three Kings', 'Straight flush (顺金): Q-K-A, Ace high', 'Flush (金花): A K 9',
+              'Straight (顺子): A-2-3 (the lowest)', 'Pair (对子) of Kings, kicker Nine', 'High card (单张): A T 9',
+              'Special 2-3-5 (beats trips), otherwise high card (单张): 5 3 2'].map(z.zjhHand),
+        holdem: ['Royal flush', 'Two pair, queens and eights, ace kicker', 'Full house, kings full of sevens',
+                 'Flush, ace-queen-nine-six-three', 'One pair, deuces, ace-nine-four kickers'].map(e.fullHand),
+        short: e.shortHand('Two pair, queens and eights, ace kicker'),
+        mine: e.bestHand([46, 30, 22, 10, 2, 51, 48]).name,
+        kinds: ['solo', 'pair', 'trio', 'trio_solo', 'trio_pair', 'solo_chain', 'pair_chain', 'airplane',
+                'airplane_solo', 'airplane_pair', 'four_two_solo', 'four_two_pair', 'bomb', 'rocket', 'new_kind'].map(d.kindText),
+      };
+    }""")
+    assert names["zjh"] == ["豹子 KKK", "顺金 Q-K-A", "金花 A K 9", "顺子 A-2-3（最小）", "对子 KK，单张 9",
+                            "单张 A 10 9", "特殊牌 235（吃豹子），否则为单张 5 3 2"]
+    assert names["holdem"] == ["皇家同花顺", "两对，Q 和 8，踢脚 A", "葫芦，三条 K 带一对 7", "同花，A-Q-9-6-3",
+                               "一对 2，踢脚 A-9-4"]
+    assert names["short"] == "两对，Q 和 8"
+    assert names["mine"] == "同花，K 高"
+    assert names["kinds"] == ["单张", "对子", "三张", "三带一", "三带二", "顺子", "连对", "飞机", "飞机带单", "飞机带对",
+                              "四带二", "四带两对", "炸弹", "王炸", "new kind"]
