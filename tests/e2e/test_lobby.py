@@ -65,6 +65,8 @@ def test_tables_appear_live_and_a_watcher_can_take_a_seat(new_page, shots):
 def test_play_now_creates_a_table_and_seats_you(new_page, shots):
     page = new_page(DESKTOP)
     enter(page, "gil")
+    # the game list arrives with the first room list, possibly just after the lobby shows
+    page.wait_for_function("() => (window.cardroom.store.games || []).some(g => g.game === 'doudizhu')")
     offers_bots = page.evaluate(
         "window.cardroom.store.games.find(g => g.game === 'doudizhu')"
         ".room_options.some(o => o.name === 'bots')")
