@@ -56,15 +56,14 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from engine.cards import format_cards
+from engine.holdem import evaluator
 from engine.holdem.evaluator import hand_class
 
 from .history import VIEW_ALL, Hand, visible_events
 
 STREETS = {"flop": "Flop", "turn": "Turn", "river": "River"}
-RANK_NAMES = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-              "Jack", "Queen", "King", "Ace")
-RANK_PLURALS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
-                "Tens", "Jacks", "Queens", "Kings", "Aces")
+RANK_NAMES = tuple(n.capitalize() for n in evaluator.RANK_NAMES)  # PokerStars writes "a pair of Kings"
+RANK_PLURALS = tuple(n.capitalize() for n in evaluator.RANK_PLURALS)
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f:()\[\]]")
 
 

@@ -55,17 +55,17 @@ def _preflop(hole: list[int], legal: dict[str, Any], rng: random.Random, bb: int
     if to_call > BIG_BET_BB * bb:
         e = equity(hole, [], opponents, rng, simulations=200)
         if score >= PREMIUM + 2 and e > 0.4:
-            return _raise_to(legal, legal.get("max_to"), rng) or _call(legal)
-        return _call(legal) if e > odds + 0.03 else _fold(legal)
+            return _raise_to(legal, legal.get("max_to"), rng) or check_or_call(legal)
+        return check_or_call(legal) if e > odds + 0.03 else _fold(legal)
     if score >= PREMIUM:
         target = 3 * bb + pot // 2 if unraised else 3 * top_bet
-        return _raise_to(legal, target, rng) or _call(legal)
+        return _raise_to(legal, target, rng) or check_or_call(legal)
     if score >= GOOD:
         if unraised and rng.random() < 0.7:
-            return _raise_to(legal, int(2.5 * bb) + pot // 3, rng) or _call(legal)
-        return _call(legal)
+            return _raise_to(legal, int(2.5 * bb) + pot // 3, rng) or check_or_call(legal)
+        return check_or_call(legal)
     if score >= PLAYABLE and to_call <= bb:
-        return _call(legal)
+        return check_or_call(legal)
     return _fold(legal)
 
 
@@ -73,21 +73,21 @@ def _postflop(e: float, legal: dict[str, Any], rng: random.Random, pot: int, to_
               odds: float, top_bet: int) -> Action:
     if e >= 0.8:
         size = top_bet + int((pot + to_call) * rng.uniform(0.6, 1.0))
-        return _raise_to(legal, size, rng) or _call(legal)
+        return _raise_to(legal, size, rng) or check_or_call(legal)
     if e >= 0.6:
         if to_call == 0 or rng.random() < 0.2:
             size = top_bet + int((pot + to_call) * rng.uniform(0.4, 0.6))
             action = _raise_to(legal, size, rng)
             if action is not None:
                 return action
-        return _call(legal) if e > odds else _fold(legal)
+        return check_or_call(legal) if e > odds else _fold(legal)
     if to_call == 0:
         if e < 0.3 and rng.random() < 0.08:
             action = _raise_to(legal, top_bet + max(1, pot // 3), rng)
             if action is not None:
                 return action
         return _fold(legal)
-    return _call(legal) if e > odds + 0.05 else _fold(legal)
+    return check_or_call(legal) if e > odds + 0.05 else _fold(legal)
 
 
 # ------------------------------------------------------------------ legal action helpers
@@ -107,7 +107,8 @@ def _raise_to(legal: dict[str, Any], target: int | None, rng: random.Random) -> 
     return {"type": "raise", "to": to}
 
 
-def _call(legal: dict[str, Any]) -> Action:
+def check_or_call(legal: dict[str, Any]) -> Action:
+    """Check when possible, else call (all-in when short), else fold: never raise."""
     if legal.get("check"):
         return {"type": "check"}
     if legal.get("call"):
@@ -123,7 +124,7 @@ def _fold(legal: dict[str, Any]) -> Action:
         return {"type": "check"}
     if legal.get("fold"):
         return {"type": "fold"}
-    return _call(legal)
+    return check_or_call(legal)
 
 
 def _passive(legal: dict[str, Any]) -> Action:

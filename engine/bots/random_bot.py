@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .holdem import check_or_call
+
 Action = dict[str, Any]
 
 
@@ -74,13 +76,7 @@ def doudizhu_random(view: dict[str, Any], legal: dict[str, Any], rng: random.Ran
 def holdem_calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
     """Hold'em ``calling_station``: checks when it can, else calls (all-in when short); never
     raises, never folds to a bet it can match."""
-    if legal.get("check"):
-        return {"type": "check"}
-    if legal.get("call"):
-        return {"type": "call"}
-    if legal.get("all_in"):
-        return {"type": "all_in"}
-    return {"type": "fold"}
+    return check_or_call(legal)
 
 
 def zhajinhua_calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:

@@ -150,13 +150,7 @@ def test_dou_dizhu_landlord_plays_the_bottom(new_page):
     assert bad["reason"].endswith("the deck puts it in the bottom"), bad
 
 
-def _server_has_fairness() -> bool:
-    return "set_seed" in (ROOT / "server" / "messages.py").read_text()
-
-
 def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
-    if not _server_has_fairness():
-        pytest.skip("the server does not publish fairness commitments yet (no set_seed in server/messages.py)")
     page = new_page(DESKTOP)
     enter(page, "vera")
     page.evaluate("() => window.cardroom.conn.on('event', (m) => {"
@@ -229,8 +223,6 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
 
 
 def test_verify_after_a_reload_in_the_middle_of_the_hand(new_page, server):
-    if not _server_has_fairness():
-        pytest.skip("the server does not publish fairness commitments yet (no set_seed in server/messages.py)")
     page = new_page(DESKTOP)
     enter(page, "rita")
     create_table(page, "holdem", seats=2, bots=1, bot_delay_seconds=0.2, action_seconds=120,
@@ -252,8 +244,6 @@ def test_verify_after_a_reload_in_the_middle_of_the_hand(new_page, server):
 
 
 def test_verify_zhajinhua_after_a_look_and_a_compare(new_page, server, shots):
-    if not _server_has_fairness():
-        pytest.skip("the server does not publish fairness commitments yet (no set_seed in server/messages.py)")
     page = new_page(PHONE_TALL)
     enter(page, "zoe")
     create_table(page, "zhajinhua", seats=2, bots=1, bot_delay_seconds=0.2, compare_after_rounds=1,
@@ -293,8 +283,6 @@ def test_verify_zhajinhua_after_a_look_and_a_compare(new_page, server, shots):
 
 
 def test_verify_doudizhu_as_the_landlord(new_page, server, scripted, shots):
-    if not _server_has_fairness():
-        pytest.skip("the server does not publish fairness commitments yet (no set_seed in server/messages.py)")
     page = new_page(DESKTOP)
     enter(page, "lena")
     room = create_table(page, "doudizhu", bidding="score", action_seconds=120, between_hands_seconds=120)
