@@ -7,7 +7,9 @@ the snapshot loaded, timers re-armed with the time left); and otherwise forwards
 command to the owner's inbox (a Redis stream per process), which decides it and answers
 the requesting connection through this process's inbox, or with the change itself.
 
-Every request waits for its answer with a timer. If the owner does not answer in
+A request decided by a local actor is answered by it, or handed back to be routed again
+(the actor stopped, lost the lease, or failed). Every other request waits for its answer
+with a timer. If the owner does not answer in
 ``forward_timeout`` (it died, or is frozen), the request is routed again: by then the
 dead owner's lease may have run out and this process takes the room. After
 ``MAX_TRIES`` the client gets ``unavailable`` (an ``act`` may be resent with the same
@@ -91,6 +93,9 @@ class Directory:
         view.touched = time.monotonic()
         req = OpenRequest(room, cmd)
         session.requests[cmd.origin.seq] = req
+        actor = self.actors.get(room)
+        if actor is not None and actor.submit(cmd):
+            return  # decided here: the actor answers it, or hands it back (``moved``) if it cannot
         self._arm(req, cmd.origin)
         await self.route(room, cmd)
 

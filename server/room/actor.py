@@ -116,6 +116,7 @@ class RoomActor:
         self._dropped: str | None = None  # why the room was dropped
         self._release_on_stop = False
         self._expiry: asyncio.TimerHandle | None = None
+        self._current: Command | None = None  # the command being decided
 
     @property
     def room(self) -> str:
@@ -191,7 +192,9 @@ class RoomActor:
                 if item is _TICK:  # a timer's tick that arrived after a command
                     item = "due"
                 if isinstance(item, tuple):
+                    self._current = item[0]
                     await self._command(*item)
+                    self._current = None
                 else:
                     await self._due()
                 idle_since = time.monotonic()
@@ -207,6 +210,8 @@ class RoomActor:
         finally:
             if self._expiry is not None:
                 self._expiry.cancel()
+            if self._current is not None:  # failed or cancelled mid-command: route it again
+                self.host.reroute(self.room, self._current)  # (a no-op if it was answered)
             if not self._dropped and self._release_on_stop:
                 await self._release()
             self._hand_back_queue()

@@ -65,8 +65,9 @@ class RoomView:
 
     # --- rendering -----------------------------------------------------------------------
 
-    def snapshot(self, session: Session, ref: Any = None) -> dict[str, Any]:
-        """The ``room`` message for one viewer."""
+    def snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``room`` message for one viewer: :meth:`shared` (pass it in when rendering
+        for several viewers at once) with the viewer's seat and view of the hand."""
         t = self.table
         seat = self.seat_of(session.player_id)
         view = None
@@ -75,6 +76,14 @@ class RoomView:
             # down there after the hand sees the last hand as a spectator does
             dealt = seat is not None and seat < len(t.hand.players) and t.hand.players[seat] == session.player_id
             view = self.game.view(t.hand, seat if dealt else None)
+        msg = dict(shared or self.shared(), your_seat=seat, view=view)
+        if ref is not None:
+            msg["ref"] = ref
+        return msg
+
+    def shared(self) -> dict[str, Any]:
+        """What every viewer's ``room`` message holds alike (all but ``your_seat`` and ``view``)."""
+        t = self.table
         playing = tbl.playing(t)
         timer = None
         if playing and t.hand.to_act is not None and t.deadline_ms is not None:
@@ -89,11 +98,11 @@ class RoomView:
                 "connected": s.bot or self.views.is_online(s.player), "sitting_out": s.sitting_out,
                 "leaving": s.leaving, "bot": s.bot,
             })
-        msg = {
+        return {
             "t": "room", "room": self.room, "game": t.game, "name": t.options["name"],
             "version": t.version, "options": t.options, "config": t.config, "seats": seats,
-            "your_seat": seat, "button": t.button, "hand_no": t.hand_no, "playing": playing,
-            "view": view, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
+            "your_seat": None, "button": t.button, "hand_no": t.hand_no, "playing": playing,
+            "view": None, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
             "code": t.code,  # everyone here had it (or sits here): they may share it
             "closed": t.closed,
             "fairness": {
@@ -101,14 +110,12 @@ class RoomView:
                 "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),
             },
         }
-        if ref is not None:
-            msg["ref"] = ref
-        return msg
 
     def refresh(self) -> None:
         """Send every viewer a fresh snapshot (e.g. someone's connection status changed)."""
+        shared = self.shared()
         for s in list(self.viewers.values()):
-            s.send(self.snapshot(s))
+            s.send(self.snapshot(s, shared=shared))
 
     def spectators(self) -> int:
         """How many players watch here without a seat."""
@@ -118,6 +125,7 @@ class RoomView:
     def _deliver(self, events: list[Event], answers: list[Answer]) -> None:
         """Answers for requests held here, then every viewer's events and snapshot."""
         t = self.table
+        shared = self.shared()
         answered: set[int] = set()
         for a in answers:
             if a.origin.node != self.views.node:
@@ -127,7 +135,7 @@ class RoomView:
                 continue
             if a.kind == "room":
                 self.views.watch(self, session)
-                session.send(self.snapshot(session, a.origin.ref))
+                session.send(self.snapshot(session, a.origin.ref, shared))
                 answered.add(session.id)
             elif a.kind == "ack":
                 session.send(_with_ref({"t": "ack", "room": self.room, "id": a.data, "version": t.version},
@@ -139,7 +147,7 @@ class RoomView:
             for e in events:
                 s.send({"t": "event", "room": self.room, "version": t.version, "event": event_for(e, seat)})
             if s.id not in answered:
-                s.send(self.snapshot(s))
+                s.send(self.snapshot(s, shared=shared))
 
 
 class Views:
