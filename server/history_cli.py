@@ -24,12 +24,10 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import redis
 
-from .config import SettingsError, settings_from
 from .games import GAMES
 from .history import (
     VIEW_ALL,
@@ -40,8 +38,8 @@ from .history import (
     select_hands,
     split_hands,
 )
+from .operator_redis import OperatorError, locate_redis
 from .pokerstars import export_hand
-from .redis_embedded import EmbeddedRedis
 from .store import Keys, unpack
 
 Out = Callable[[str], None]
@@ -124,26 +122,11 @@ def _check_args(args: argparse.Namespace) -> None:
 @contextmanager
 def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
     """A Redis client and the key layout, per the flags and environment (see the module doc)."""
-    ns = argparse.Namespace(redis_url=args.redis_url, key_prefix=args.prefix,
-                            data_dir=None if args.data_dir is None else Path(args.data_dir))
     try:
-        settings = settings_from(ns)
-    except SettingsError as exc:
-        raise HistoryError(str(exc), 2) from None
-    embedded: EmbeddedRedis | None = None
-    if settings.redis_url is not None:
-        url, where = settings.redis_url, settings.redis_url
-    else:
-        candidate = EmbeddedRedis(settings.data_dir)
-        if not candidate.redis_dir.is_dir():
-            raise HistoryError(f"no cardroom data in {candidate.data_dir} (give --data-dir or --redis-url)", 1)
-        if candidate.running_pid() is None:  # no server running: our own redis-server, for this command
-            embedded = candidate
-            try:
-                embedded.start()
-            except (OSError, RuntimeError) as exc:
-                raise HistoryError(f"could not start the embedded Redis of {candidate.data_dir}: {exc}", 1) from None
-        url, where = candidate.url, f"the embedded Redis of {candidate.data_dir}"
+        located = locate_redis(args.redis_url, args.data_dir, args.prefix)
+    except OperatorError as exc:
+        raise HistoryError(str(exc), exc.status) from None
+    url, where = located.url, located.where
     client: Any = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
     try:
         try:
@@ -153,11 +136,10 @@ def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
             client.ping()
         except (redis.RedisError, OSError) as exc:
             raise HistoryError(f"cannot reach Redis at {where}: {exc}", 1) from None
-        yield client, Keys(settings.key_prefix)
+        yield client, Keys(located.key_prefix)
     finally:
         client.close()
-        if embedded is not None:
-            embedded.stop()
+        located.stop()
 
 
 def _load_snapshot(client: redis.Redis, keys: Keys, room: str) -> dict[str, Any] | None:
