@@ -115,6 +115,18 @@ def deal_order(game: str, state: Any, deck: Sequence[int]) -> list[int]:
     return sorted(dealt, key=lambda s: min(position[c] for c in cards[s]))
 
 
+def match_hand_seed(match_seed: str, match: str, deal: int) -> str:
+    """The server seed of deal ``deal`` (1, 2, ...) of league match ``match``:
+    ``HMAC-SHA256(match seed, "cardroom-league-v1|match|deal")`` in hex.
+
+    Every room of a duplicate match derives its hands' seeds from the one match seed and
+    its decks with ``match`` in place of the room id (the proof's ``context``), so the
+    mirrored rooms deal the same decks; revealing the match seed afterwards lets anyone
+    recompute every deal."""
+    msg = f"cardroom-league-v1|{match}|{deal}".encode()
+    return hmac.new(_seed_bytes(match_seed), msg, hashlib.sha256).hexdigest()
+
+
 def _seed_bytes(server_seed: str) -> bytes:
     try:
         raw = bytes.fromhex(server_seed)

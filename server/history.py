@@ -105,7 +105,7 @@ def split_hands(entries: Iterable[Entry], snapshot_seats: list[dict[str, Any] | 
                             event.get("stack", 0), bool(event.get("bot")))
                 seats[seat.seat] = seat
                 names = {**names, seat.seat: seat.name}  # a new dict: earlier events keep theirs
-            elif kind == "rebuy" and event.get("seat") in seats:
+            elif kind in ("rebuy", "stack_reset") and event.get("seat") in seats:
                 seats[event["seat"]] = _with_stack(seats[event["seat"]], event["stack"])
             elif kind == "hand_ended":
                 for i, stack in enumerate(event.get("stacks", ())):
@@ -193,7 +193,11 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
         return f"Hand {event.get('hand_no')} ends; stacks: {stacks}"
     if kind == "rebuy":
         return f"{who} re-buys {event['amount']} (stack {event['stack']})"
+    if kind == "stack_reset":
+        return f"{who}'s stack is reset to {event['stack']} for the next deal ({event['amount']:+d})"
     if kind == "room_closed":
+        if event.get("reason") == "match_over":
+            return "The match is over: the room is closed"
         return "The room is closed: nobody sat in it for a while"
     return None
 

@@ -44,7 +44,9 @@ ROOM_EVENTS: dict[str, str] = {
     "timed_out": "a seat's clock ran out and the server acted for it: seat, action",
     "hand_ended": "the hand is over: hand number, final stacks by seat",
     "rebuy": "a busted (or too short) bot seat bought in again with newly granted chips: seat, player, amount, stack",
-    "room_closed": "nobody sat in the room for --empty-room-minutes: it is closed (reason empty); its history stays",
+    "stack_reset": "a league room's seat set back to the match's stack after a hand: seat, player, amount, stack",
+    "room_closed": "the room is closed: nobody sat in it for --empty-room-minutes (reason empty), or its "
+                   "league match is over (reason match_over); its history stays",
 }
 
 # Server error codes. Engine IllegalAction codes (not_your_turn, bad_amount, ...) are
@@ -67,6 +69,7 @@ ERROR_CODES: dict[str, str] = {
     "already_seated": "you already hold a seat in this room",
     "not_seated": "you hold no seat in this room (and are not watching it)",
     "no_hand": "no hand is being played in this room",
+    "league_seat": "a league match's seat is held until the match is over (no leave, no sit_out)",
     "bad_buy_in": "the buy-in is outside the room's buy_in_min..buy_in_max",
     "insufficient_funds": "your wallet holds less than the buy-in",
     "rate_limited": "too many messages; slow down (persistent flooding closes the connection with 1008)",

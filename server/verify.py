@@ -71,7 +71,8 @@ def verify_hand(game: str, room: str, events: Iterable[Mapping[str, Any]]) -> Ve
         return verdict
     try:
         seeds = [s["seed"] for s in proof["seeds"]]
-        deck = fairness.derive_deck(seed, room, started["hand_no"], seeds, proof["deck_size"])
+        context = proof.get("context", room)  # a league match's rooms deal from the match id
+        deck = fairness.derive_deck(seed, context, started["hand_no"], seeds, proof["deck_size"])
         dealt = fairness.layout(game, deck, proof["deal_order"])
     except (KeyError, TypeError, ValueError) as exc:
         verdict.problems.append(f"the proof is incomplete or malformed ({exc})")

@@ -291,7 +291,8 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
       }
     }
     const size = fairness.deck_size || (game === "doudizhu" ? 54 : 52);
-    const deck = await deriveDeck(seed, room, handNo, seeds, size);
+    // a league match's rooms derive their decks from the match id (the proof's context)
+    const deck = await deriveDeck(seed, fairness.context || room, handNo, seeds, size);
     const lay = layout(game, deck, fairness.deal_order || []);
     const checked = new Set();
 

@@ -266,6 +266,9 @@ class RoomCore:
                                 debit=Debit(xid, origin.player, buy_in))
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat in this room")
+        if self.table.league is not None and isinstance(cmd, Leave | SitOut) and not self.table.closed:
+            raise ProtocolError("league_seat", "a league seat is held until the match ends; while you are "
+                                "away the game's timeout action plays your turns")
         if isinstance(cmd, Leave):
             return self._leave(seat, origin)
         if isinstance(cmd, SetSeed):

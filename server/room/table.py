@@ -76,6 +76,12 @@ class Table:
     # commitment is public), and the current or last hand's record, its seed included
     next_seed: str | None = None
     fair: dict[str, Any] | None = None
+    # a league match's room (see client_demo/league): {"match": id, "seed": the match
+    # seed (secret until the match ends), "hands": deals to play, "stack": every seat's
+    # stack at the start of each hand}. Its decks come from the match seed; its seats are
+    # held (no leaving, no sitting out) and reset to "stack" after each hand; it closes
+    # after "hands" hands.
+    league: dict[str, Any] | None = None
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -154,8 +160,11 @@ def can_start(table: Table, game: Game) -> bool:
     room asks for more), and at least one of them a human (bots never play alone)."""
     ready = ready_seats(table)
     needed = max(game.min_players, table.options.get("first_hand_players", 0) if table.hand_no == 0 else 0)
+    league = table.league
     return (
         not playing(table)
+        and not table.closed
+        and (league is None or table.hand_no < league["hands"])
         and len(ready) >= needed
         and any(not table.seats[i].bot for i in ready)  # type: ignore[union-attr]
     )
@@ -285,7 +294,7 @@ def granted_chips(events: list[Event]) -> dict[str, int]:
     for e in events:
         if e.get("type") == "joined" and e.get("bot"):
             out[e["player"]] = out.get(e["player"], 0) + e["stack"]
-        elif e.get("type") == "rebuy":
+        elif e.get("type") in ("rebuy", "stack_reset"):  # a reset's amount may be negative
             out[e["player"]] = out.get(e["player"], 0) + e["amount"]
     return out
 
@@ -330,12 +339,29 @@ def fair_deal(table: Table, game: Game, new_seed: Callable[[], str]) -> tuple[li
     """The next hand's deck and its proof: the committed seed (``table.next_seed``, or a
     fresh one for a table that has none yet) and the client seeds of the ready seats, by
     seat number. A fresh ``new_seed()`` is committed to for the hand after."""
+    if table.league is not None:
+        return _league_deal(table, game)
     seed = table.next_seed or new_seed()
     table.next_seed = new_seed()
     seeds = [{"seat": i, "seed": table.seats[i].seed or ""} for i in ready_seats(table)]  # type: ignore[union-attr]
     deck = fairness.derive_deck(seed, table.room, table.hand_no + 1, [s["seed"] for s in seeds], game.deck_size)
     proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": seeds,
              "deck_size": game.deck_size, "server_seed": seed}
+    return deck, proof
+
+
+def _league_deal(table: Table, game: Game) -> tuple[list[int], dict[str, Any]]:
+    """A league room's deck: deal n of its match (:func:`engine.fairness.match_hand_seed`),
+    derived with the match id as ``context`` and no client seeds, the same in every room
+    of the match."""
+    league = table.league
+    assert league is not None
+    deal = table.hand_no + 1
+    seed = fairness.match_hand_seed(league["seed"], league["match"], deal)
+    table.next_seed = fairness.match_hand_seed(league["seed"], league["match"], deal + 1)
+    deck = fairness.derive_deck(seed, league["match"], deal, [], game.deck_size)
+    proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": [],
+             "deck_size": game.deck_size, "server_seed": seed, "context": league["match"]}
     return deck, proof
 
 
@@ -402,7 +428,7 @@ def play_for(table: Table, game: Game, now_ms: int, reason: str) -> list[Event]:
     table.hand = new_state
     events += engine_events
     info = table.seats[seat]
-    if reason == "timeout" and info is not None:
+    if reason == "timeout" and info is not None and table.league is None:  # a league seat is never sat out
         info.timeouts += 1
         if info.timeouts >= SIT_OUT_AFTER_TIMEOUTS:
             events += sit_out(table, seat, "timeouts")
@@ -439,6 +465,8 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     }]
     if table.fair is not None:
         events[0]["fairness"] = dict(public_proof(table.fair, reveal=True), next_commitment=next_commitment(table))
+    if table.league is not None:
+        return events + _league_hand_ended(table)
     for i, info in enumerate(table.seats):
         if info is None:
             continue
@@ -456,6 +484,36 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
             })
     table.next_hand_ms = now_ms + round(table.options["between_hands_seconds"] * 1000)
     return events
+
+
+def _league_hand_ended(table: Table) -> list[Event]:
+    """After a league hand: every seat back to the match's stack (``stack_reset``: the
+    chips added, or taken when negative, count as granted), and once the match's hands
+    are played, to 0, and the room closes (``room_closed``, reason ``match_over``): the
+    seats may then be left, with nothing to cash out."""
+    league = table.league
+    assert league is not None
+    over = table.hand_no >= league["hands"]
+    target = 0 if over else league["stack"]  # the match's chips leave with the match
+    events: list[Event] = []
+    for i, info in enumerate(table.seats):
+        if info is not None and info.stack != target:
+            amount = target - info.stack
+            info.stack = target
+            events.append({"type": "stack_reset", "seat": i, "player": info.player, "amount": amount,
+                           "stack": info.stack})
+    if over:
+        table.closed = True
+        table.next_hand_ms = None
+        events.append({"type": "room_closed", "reason": "match_over"})
+    return events
+
+
+def public_league(table: Table) -> dict[str, Any] | None:
+    """What players see of a league room's match: its id and length (not its seed)."""
+    if table.league is None:
+        return None
+    return {"match": table.league["match"], "hands": table.league["hands"]}
 
 
 def _bot_needs_chips(info: SeatInfo, final_stack: int | None) -> bool:
@@ -504,6 +562,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "closed": table.closed,
         "next_seed": table.next_seed,
         "fair": table.fair,
+        "league": table.league,
     }
 
 
@@ -529,6 +588,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         closed=d.get("closed", False),
         next_seed=d.get("next_seed"),  # absent in snapshots written before fair deals
         fair=d.get("fair"),
+        league=d.get("league"),  # absent in snapshots written before leagues
     )
 
 

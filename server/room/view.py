@@ -105,6 +105,7 @@ class RoomView:
             "view": None, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
             "code": t.code,  # everyone here had it (or sits here): they may share it
             "closed": t.closed,
+            "league": tbl.public_league(t),
             "fairness": {
                 "next_commitment": tbl.next_commitment(t),
                 "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),

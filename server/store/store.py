@@ -380,6 +380,31 @@ class Store:
         return bool(int(done))
 
     @_gated
+    async def create_unowned_room(self, room: str, game: str, snapshot: Mapping[str, Any],
+                                  events: list[dict[str, Any]], granted: int, creator: str) -> bool:
+        """Write a new room that no process owns (made by a tool, e.g. ``cardroom league``):
+        its lease, in ``creator``'s name, runs out at once, and its wake-up is now, so the
+        first server process to look takes it. False if the id is taken."""
+        k = self.keys
+        await self.redis.sadd(k.rooms, room)
+        done = await self._run(
+            "create_room", [k.room(room), k.events(room), k.lease(room)],
+            [creator, 1, pack(dict(snapshot)), game, pack(events) if events else b"", self.stream_maxlen, granted],
+        )
+        if int(done):
+            await self.redis.zadd(k.wakeups, {room: 0})
+        return bool(int(done))
+
+    @_gated
+    async def hold_seat(self, player: str, room: str, held: bool = True) -> None:
+        """Add ``room`` to (``held``) or drop it from the rooms ``player`` resumes on hello
+        (a seat given to the player by a tool rather than by a join)."""
+        if held:
+            await self.redis.sadd(self.keys.seats(player), room)
+        else:
+            await self.redis.srem(self.keys.seats(player), room)
+
+    @_gated
     async def acquire(self, room: str, node: str, lease_ms: int) -> Acquired | str | None:
         """Take the room's lease: :class:`Acquired`, the holder's node id, or None (no such room)."""
         k = self.keys

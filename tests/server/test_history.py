@@ -254,7 +254,9 @@ ROOM_EVENT_SAMPLES = [
     {"type": "timed_out", "seat": 1, "action": {"type": "fold"}},
     {"type": "hand_ended", "hand_no": 4, "stacks": [None, 0, 2500]},
     {"type": "rebuy", "seat": 2, "player": "bot-r-2", "amount": 300, "stack": 2000},
+    {"type": "stack_reset", "seat": 1, "player": "p-b", "amount": -150, "stack": 2000},
     {"type": "room_closed", "reason": "empty"},
+    {"type": "room_closed", "reason": "match_over"},
 ]
 
 
@@ -276,7 +278,9 @@ def test_every_room_event_type_has_its_words():
         "Bob's clock runs out: the server plays fold",
         "Hand 4 ends; stacks: Bob 0, Bot Ada 2500",
         "Bot Ada re-buys 300 (stack 2000)",
+        "Bob's stack is reset to 2000 for the next deal (-150)",
         "The room is closed: nobody sat in it for a while",
+        "The match is over: the room is closed",
     ]
 
 
