@@ -227,6 +227,11 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
             version = msg.get("version", 0)
             if version < joined_version:
                 continue  # a snapshot from before the join (e.g. the create_room reply)
+            if msg.get("closed"):
+                reason = "the match is over" if msg.get("league") else "the room closed"
+                stats.stop_reason = stats.stop_reason or reason
+                say(f"{stats.name}: {stats.stop_reason}")
+                break
             if msg.get("your_seat") is None:
                 busted = stats.hands and stats.stack == 0
                 stats.stop_reason = stats.stop_reason or ("busted (no chips left)" if busted else "no longer seated")
@@ -301,6 +306,43 @@ async def play(bot: Bot | Callable[..., Any], url: str, *, name: str = "bot", ro
             log(f"{stats.name}: left room {room_id} after {stats.hands} hand(s), "
                 f"net {stats.net:+d}: {stats.stop_reason or 'done'}")
         return stats
+
+
+async def play_seat(bot: Bot | Callable[..., Any], url: str | None = None, token: str | None = None,
+                    room: str | None = None, *, log: Callable[[str], None] | None = _stderr,
+                    wait: float = 30.0) -> BotStats:
+    """Play a seat the server already gave this player (a league match's, see
+    docs/league.md) until the room closes. ``url``, ``token`` and ``room`` default to
+    the environment variables ``CARDROOM_URL``, ``CARDROOM_TOKEN`` and ``CARDROOM_ROOM``
+    that ``cardroom league run`` sets for the programs it starts. Waits up to ``wait``
+    seconds for the seat to show (a room just made may still be taken up by a server).
+    """
+    import os
+
+    url = url or os.environ["CARDROOM_URL"]
+    token = token or os.environ["CARDROOM_TOKEN"]
+    room = room or os.environ["CARDROOM_ROOM"]
+    deadline = time.monotonic() + wait
+    while True:
+        async with CardroomClient(url, token=token, fair_seeds=False) as client:
+            snapshot = client.rooms.get(room)
+            until = time.monotonic() + 1.0  # the held seats' snapshots follow the welcome
+            while snapshot is None and time.monotonic() < until:
+                try:
+                    msg = await client.next_message(timeout=until - time.monotonic())
+                except TimeoutError:
+                    break
+                if msg is not None and msg.get("t") == "room" and msg.get("room") == room:
+                    snapshot = msg
+            if snapshot is not None:
+                stats = await run_in_room(bot, client, room, joined=snapshot, log=log,
+                                          stats=BotStats(name=client.name or ""))
+                if log is not None:
+                    log(f"{stats.name}: {stats.hands} hand(s) in room {room}: {stats.stop_reason or 'done'}")
+                return stats
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"no seat in room {room} showed within {wait:.0f} s")
+        await asyncio.sleep(0.5)
 
 
 async def find_or_create_room(client: CardroomClient, game: str | None, create: bool,

@@ -135,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .verify_cli import add_command as add_verify_command
 
     add_verify_command(sub)  # cardroom verify
+
+    from .league.cli import add_command as add_league_command
+
+    add_league_command(sub)  # cardroom league
     return parser
 
 

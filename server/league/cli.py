@@ -1,0 +1,254 @@
+"""``cardroom league``: create a league, enter bots, run its matches, read the standings,
+export everything (see docs/league.md).
+
+The league's files live under ``--dir`` (default ``./leagues``); ``enter`` and ``run``
+also need the server's Redis (``--redis-url``, or the embedded Redis of ``--data-dir``,
+as ``cardroom history`` finds it), and ``run`` a running server for the entrants to play
+on (``--url``, default the ``make run`` server's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from engine import bots
+
+from ..games import GAMES
+from ..operator_redis import OperatorError, locate_redis
+from ..store import Store
+from ..store.connect import connect
+from . import stats
+from .files import Entrant, League, LeagueDir, LeagueError
+from .match import UNIT_FIELDS, run_match
+from .schedule import groups
+
+DEFAULT_URL = "ws://127.0.0.1:8765/ws"
+#: a match's stack in result units (the big blind, the ante, the stake) unless --stack
+DEFAULT_STACK_UNITS = {"holdem": 200, "zhajinhua": 1000, "doudizhu": 1000}
+Out = Callable[[str], None]
+
+
+def add_command(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "league", help="bot leagues: duplicate matches, standings with confidence intervals, ratings",
+        description=__doc__.split("\n\n")[0])
+    p.set_defaults(func=league_command)
+    sub = p.add_subparsers(dest="league_command", required=True)
+
+    def common(q: argparse.ArgumentParser, redis: bool = False) -> None:
+        q.add_argument("name", help="the league's name (letters, digits, _ . -)")
+        q.add_argument("--dir", default="leagues", help="where leagues are kept (default ./leagues)")
+        if redis:
+            where = q.add_mutually_exclusive_group()
+            where.add_argument("--data-dir", default=None, help="data directory of the embedded Redis (default ./data)")
+            where.add_argument("--redis-url", default=None, help="the server's Redis URL [env REDIS_URL]")
+            q.add_argument("--prefix", default=None, help="Redis key prefix (default cardroom:)")
+
+    c = sub.add_parser("create", help="create a league")
+    common(c)
+    c.add_argument("--game", required=True, choices=sorted(GAMES))
+    c.add_argument("--hands", type=int, default=100, help="deals per match (default 100)")
+    c.add_argument("--seats", type=int, default=None, help="players per match (default 2; 3 for Dou Dizhu)")
+    c.add_argument("--stack", type=int, default=None,
+                   help="every seat's stack at the start of each hand (default 200 big blinds, 1000 antes or stakes)")
+    c.add_argument("--action-seconds", type=float, default=5.0,
+                   help="a bot's turn clock; the timeout action plays when it runs out (default 5)")
+    c.add_argument("--config", default=None, help="the game's options as JSON, e.g. '{\"big_blind\": 20}'")
+    c.add_argument("--no-duplicate", action="store_true", help="one room per match instead of one per seating")
+    c.set_defaults(league_func=_create)
+
+    e = sub.add_parser("enter", help="register an entrant: a built-in strategy or your bot's command")
+    common(e, redis=True)
+    e.add_argument("--entrant", required=True, help="the entrant's name in the standings")
+    how = e.add_mutually_exclusive_group(required=True)
+    how.add_argument("--strategy", help="a built-in strategy of the game (random, smart, ...)")
+    how.add_argument("--command", help="the program that plays a seat (started per seat with CARDROOM_URL, "
+                                       "CARDROOM_TOKEN and CARDROOM_ROOM set)")
+    e.set_defaults(league_func=_enter)
+
+    r = sub.add_parser("run", help="play rounds of the round robin on a running server")
+    common(r, redis=True)
+    r.add_argument("--url", default=DEFAULT_URL, help=f"the server the entrants play on (default {DEFAULT_URL})")
+    r.add_argument("--rounds", type=int, default=1, help="round robins to play (default 1)")
+    r.set_defaults(league_func=_run)
+
+    s = sub.add_parser("standings", help="print the standings")
+    common(s)
+    s.add_argument("--json", action="store_true", help="one JSON object per entrant")
+    s.set_defaults(league_func=_standings)
+
+    x = sub.add_parser("export", help="write the standings and every hand to a directory")
+    common(x, redis=True)
+    x.add_argument("--out", required=True, help="directory to write standings.json, matches.jsonl, hands.jsonl "
+                                                "(and hands.txt in PokerStars format for Hold'em)")
+    x.set_defaults(league_func=_export)
+
+
+def league_command(args: argparse.Namespace, out: Out = print) -> int:
+    try:
+        return args.league_func(args, out)
+    except (LeagueError, OperatorError) as exc:
+        print(f"cardroom league: {exc}", file=sys.stderr)
+        return exc.status
+
+
+# --- subcommands -------------------------------------------------------------------------
+
+
+def _create(args: argparse.Namespace, out: Out) -> int:
+    leagues = LeagueDir(args.dir)
+    if leagues.exists(args.name):
+        raise LeagueError(f"league {args.name!r} exists already in {args.dir}")
+    game = GAMES[args.game]
+    try:
+        config = game.parse_config(json.loads(args.config) if args.config else None)
+    except (ValueError, TypeError) as exc:
+        raise LeagueError(f"--config: {exc}", 2) from None
+    seats = args.seats or game.min_players
+    if not game.min_players <= seats <= (3 if args.game == "doudizhu" else 10):
+        raise LeagueError(f"--seats must be {game.min_players} or more for {args.game}", 2)
+    if args.hands < 1 or args.action_seconds < 0.1:
+        raise LeagueError("--hands must be at least 1 and --action-seconds at least 0.1", 2)
+    unit = int(config[UNIT_FIELDS[args.game]])
+    league = League(name=args.name, game=args.game, seats=seats, hands=args.hands,
+                    stack=args.stack or DEFAULT_STACK_UNITS[args.game] * unit, unit=unit,
+                    action_seconds=args.action_seconds, duplicate=not args.no_duplicate, config=config)
+    leagues.save(league)
+    out(f"league {args.name}: {args.game}, {seats} per match, {args.hands} deals per match"
+        f"{' (duplicate)' if league.duplicate else ''}, stack {league.stack}; "
+        f"enter bots with: cardroom league enter {args.name} --entrant NAME --strategy smart")
+    return 0
+
+
+def _enter(args: argparse.Namespace, out: Out) -> int:
+    leagues = LeagueDir(args.dir)
+    league = leagues.load(args.name)
+    if any(e.name == args.entrant for e in league.entrants):
+        raise LeagueError(f"league {args.name} has an entrant {args.entrant!r} already")
+    known = sorted(name for game, name in bots.STRATEGIES if game == league.game)
+    if args.strategy is not None and args.strategy not in known:
+        raise LeagueError(f"no strategy {args.strategy!r} for {league.game} (built in: {', '.join(known)})", 2)
+
+    async def register(store: Store) -> tuple[str, str]:
+        player, token, _ = await store.create_player(args.entrant)
+        return player, token
+
+    player, token = _with_store(args, register)
+    league.entrants.append(Entrant(args.entrant, player, token, args.strategy, args.command))
+    leagues.save(league)
+    how = f"strategy {args.strategy}" if args.strategy else f"command {args.command!r}"
+    out(f"league {args.name}: {args.entrant} entered ({how}) as player {player}")
+    return 0
+
+
+def _run(args: argparse.Namespace, out: Out) -> int:
+    leagues = LeagueDir(args.dir)
+    league = leagues.load(args.name)
+    if len(league.entrants) < league.seats:
+        raise LeagueError(f"league {args.name} needs at least {league.seats} entrants (has {len(league.entrants)})")
+    matches = groups([e.name for e in league.entrants], league.seats)
+    logs = leagues.path(args.name) / "logs"
+
+    def say(line: str) -> None:
+        out(f"[{time.strftime('%H:%M:%S')}] {line}")
+
+    async def play(store: Store) -> int:
+        incomplete = 0
+        for round_no in range(1, args.rounds + 1):
+            say(f"round {round_no}/{args.rounds}: {len(matches)} match(es) at once")
+            records = await asyncio.gather(*(run_match(store, league, g, args.url, logs, say) for g in matches))
+            for record in records:
+                record["round"] = round_no
+                leagues.add_match(league.name, record)
+                incomplete += record["status"] != "done"
+                say(f"match {record['match']} {record['status']}: " + ", ".join(
+                    f"{name} {sum(h['results'].get(name, 0) for h in record['hands']):+d}"
+                    for name in record["entrants"]) + ("" if record["same_decks"] else " (DECKS DIFFER)"))
+        return incomplete
+
+    incomplete = _with_store(args, play)
+    out(stats.format_standings(stats.standings(leagues.matches(league.name))))
+    if incomplete:
+        out(f"{incomplete} match(es) did not finish in time (status incomplete: left out of the ratings)")
+    return 0
+
+
+def _standings(args: argparse.Namespace, out: Out) -> int:
+    leagues = LeagueDir(args.dir)
+    league = leagues.load(args.name)
+    matches = leagues.matches(league.name)
+    if not matches:
+        out(f"league {args.name}: no match played yet (cardroom league run {args.name})")
+        return 0
+    rows = stats.standings(matches)
+    if args.json:
+        for row in rows:
+            out(json.dumps(_row_json(row)))
+    else:
+        out(stats.format_standings(rows))
+    return 0
+
+
+def _export(args: argparse.Namespace, out: Out) -> int:
+    from ..history_cli import history_command
+
+    leagues = LeagueDir(args.dir)
+    league = leagues.load(args.name)
+    matches = leagues.matches(league.name)
+    target = Path(args.out)
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "standings.json").write_text(json.dumps([_row_json(r) for r in stats.standings(matches)]
+                                                      if matches else [], indent=1))
+    (target / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
+    formats = [("jsonl", "hands.jsonl")] + ([("pokerstars", "hands.txt")] if league.game == "holdem" else [])
+    for fmt, file in formats:
+        lines: list[str] = []
+        for m in matches:
+            for room in m["rooms"]:
+                ns = argparse.Namespace(room=room["room"], hand=None, last=None, as_seat=None, spectator=False,
+                                        format=fmt, json=False, data_dir=args.data_dir, redis_url=args.redis_url,
+                                        prefix=args.prefix)
+                if history_command(ns, out=lines.append) != 0:
+                    raise LeagueError(f"could not read the hands of room {room['room']}")
+        (target / file).write_text("".join(line + "\n" for line in lines))
+    out(f"league {args.name}: {len(matches)} match(es) written to {target}/ "
+        f"(standings.json, matches.jsonl, {', '.join(f for _, f in formats)})")
+    return 0
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _row_json(row: stats.Row) -> dict[str, Any]:
+    data = asdict(row)
+    width = row.result.half_width  # infinite for fewer than two samples: null in JSON
+    data["result"] = {"mean": row.result.mean, "half_width": width if width != float("inf") else None,
+                      "n": row.result.n, "unit": row.unit}
+    return data
+
+
+def _with_store(args: argparse.Namespace, job: Callable[[Store], Any]) -> Any:
+    located = locate_redis(args.redis_url, args.data_dir, args.prefix)
+
+    async def main() -> Any:
+        try:
+            clients = await connect(located.url)
+        except Exception as exc:
+            raise LeagueError(f"cannot reach Redis at {located.where}: {exc}") from None
+        try:
+            return await job(Store(clients.main, prefix=located.key_prefix))
+        finally:
+            await clients.aclose()
+
+    try:
+        return asyncio.run(main())
+    finally:
+        located.stop()

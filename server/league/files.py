@@ -1,0 +1,97 @@
+"""A league on disk: ``<dir>/<name>/league.json`` (its settings and entrants, with their
+session tokens: mode 0600) and ``matches.jsonl`` (one record per match played, appended).
+
+Plain files keep a league inspectable and portable: the operator owns them, the server's
+Redis holds only the rooms and hands the matches played.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class LeagueError(Exception):
+    """A one-line error for ``cardroom league`` (exit status 1, or 2 for bad usage)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Entrant:
+    name: str
+    player: str  # the server's player id the entrant plays as
+    token: str  # its session token (what its program says hello with)
+    strategy: str | None = None  # a built-in engine.bots strategy, or
+    command: str | None = None  # a program to start for each seat (CARDROOM_URL/TOKEN/ROOM set)
+
+
+@dataclass
+class League:
+    name: str
+    game: str
+    seats: int  # players per match (and per room)
+    hands: int  # deals per match
+    stack: int  # every seat's stack at the start of each hand
+    unit: int  # chips of one result unit: the big blind, the ante, the stake
+    action_seconds: float
+    duplicate: bool = True
+    config: dict[str, Any] = field(default_factory=dict)
+    entrants: list[Entrant] = field(default_factory=list)
+
+    def entrant(self, name: str) -> Entrant:
+        for e in self.entrants:
+            if e.name == name:
+                return e
+        raise LeagueError(f"league {self.name} has no entrant {name!r}")
+
+
+class LeagueDir:
+    """The leagues under one directory."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+
+    def path(self, name: str) -> Path:
+        if not NAME.match(name):
+            raise LeagueError(f"a league name is 1-64 letters, digits, '_', '.' or '-' (got {name!r})", 2)
+        return self.root / name
+
+    def exists(self, name: str) -> bool:
+        return (self.path(name) / "league.json").is_file()
+
+    def load(self, name: str) -> League:
+        file = self.path(name) / "league.json"
+        if not file.is_file():
+            raise LeagueError(f"no league {name!r} in {self.root} (create it with cardroom league create)")
+        data = json.loads(file.read_text())
+        data["entrants"] = [Entrant(**e) for e in data.get("entrants", ())]
+        return League(**data)
+
+    def save(self, league: League) -> None:
+        folder = self.path(league.name)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        file = folder / "league.json"
+        tmp = file.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds session tokens
+        with os.fdopen(fd, "w") as out:
+            json.dump(asdict(league), out, indent=1)
+        tmp.replace(file)
+
+    def matches(self, name: str) -> list[dict[str, Any]]:
+        file = self.path(name) / "matches.jsonl"
+        if not file.is_file():
+            return []
+        return [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
+
+    def add_match(self, name: str, record: dict[str, Any]) -> None:
+        with open(self.path(name) / "matches.jsonl", "a") as out:
+            out.write(json.dumps(record, separators=(",", ":")) + "\n")

@@ -1,0 +1,200 @@
+"""One league match: its rooms made in Redis, its entrants' programs started, the hands
+played by the servers, the results read back from the rooms' event streams.
+
+A match of a group of entrants plays ``league.hands`` deals in each of its rooms, one room
+per seating (:func:`server.league.schedule.seatings`). Every room derives its decks from
+the match's one secret seed (:func:`engine.fairness.match_hand_seed`), so a deal is the
+same deck in every room, held by other entrants. The rooms are ordinary private rooms with
+a ``league`` record (see :mod:`server.room.table`): seats held, stacks reset after every
+hand, closed after the last. A server process takes each room up like any room nobody
+owns; the entrants' programs say hello with their tokens, find their seat and play it
+over the ordinary protocol. One that is late, stalls or drops has its turns played by the
+game's timeout action; the match goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import fairness
+from engine.game import Game
+
+from ..games import GAMES
+from ..lobby import new_join_code
+from ..options import parse_room_options
+from ..room import table as tbl
+from ..store import Store, unpack
+from .files import Entrant, League
+from .schedule import seatings
+
+#: the config field whose chips make one result unit, per game
+UNIT_FIELDS = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
+START_SECONDS = 3.0  # between making a match's rooms and its first deal: the entrants connect
+POLL_SECONDS = 0.5
+EXIT_GRACE_SECONDS = 5.0
+
+Log = Callable[[str], None]
+
+
+def entrant_command(entrant: Entrant, game: str) -> list[str]:
+    """The program that plays ``entrant``'s seats: its own command, or the built-in
+    entrant (``python -m client_demo.entrant``) with its strategy."""
+    if entrant.command:
+        return shlex.split(entrant.command)
+    return [sys.executable, "-m", "client_demo.entrant", "--game", game, "--strategy", entrant.strategy or "smart"]
+
+
+def league_table(league: League, game: Game, room: str, seating: tuple[str, ...], match: str, seed: str,
+                 now_ms: int) -> tuple[tbl.Table, list[dict[str, Any]]]:
+    """A match's room: every seat taken by its entrant with the match's stack, the first
+    deal ``START_SECONDS`` from now; and the ``joined`` events of its creation."""
+    options = parse_room_options(game, {
+        "name": f"{league.name} {match}", "seats": len(seating), "action_seconds": league.action_seconds,
+        "between_hands_seconds": 0, "buy_in_min": 1, "buy_in_max": max(league.stack, 1),
+        "buy_in_default": league.stack, "private": True,
+    })
+    config = game.parse_config(league.config)
+    seats: list[tbl.SeatInfo | None] = []
+    events = []
+    for i, name in enumerate(seating):
+        e = league.entrant(name)
+        seats.append(tbl.SeatInfo(player=e.player, name=e.name, stack=league.stack))
+        events.append({"type": "joined", "seat": i, "player": e.player, "name": e.name, "stack": league.stack})
+    table = tbl.Table(room=room, game=game.name, options=options, config=config, seats=seats, version=1,
+                      code=new_join_code(), next_hand_ms=now_ms + round(START_SECONDS * 1000),
+                      league={"match": match, "seed": seed, "hands": league.hands, "stack": league.stack})
+    table.next_seed = fairness.match_hand_seed(seed, match, 1)
+    return table, events
+
+
+def hand_results(entries: list[tuple[int, list[dict[str, Any]]]], seating: tuple[str, ...], stack: int
+                 ) -> tuple[list[dict[str, Any]], dict[int, str]]:
+    """Each hand's chips won per entrant (its final stack less the match's stack), and
+    each deal's commitment, from a room's event stream."""
+    hands = []
+    commitments: dict[int, str] = {}
+    for _version, events in entries:
+        for e in events:
+            if e.get("type") == "hand_started":
+                commitments[e["hand_no"]] = (e.get("fairness") or {}).get("commitment", "")
+            elif e.get("type") == "hand_ended":
+                results = {seating[i]: s - stack for i, s in enumerate(e.get("stacks", ()))
+                           if s is not None and i < len(seating)}
+                hands.append({"deal": e["hand_no"], "results": results})
+    return hands, commitments
+
+
+class Programs:
+    """The entrants' programs of one match (stdout and stderr to a log file each)."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.procs: list[tuple[str, subprocess.Popen[bytes]]] = []
+
+    def start(self, entrant: Entrant, game: str, url: str, room: str, seat: int) -> None:
+        self.logs.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, CARDROOM_URL=url, CARDROOM_TOKEN=entrant.token, CARDROOM_ROOM=room,
+                   CARDROOM_SEAT=str(seat), CARDROOM_GAME=game)
+        with open(self.logs / f"{room}-{seat}-{entrant.name}.log", "wb") as log:
+            try:
+                proc = subprocess.Popen(entrant_command(entrant, game), stdout=log, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+            except OSError as exc:  # a command that cannot start: the seat's turns time out
+                log.write(f"league: could not start {entrant.command!r}: {exc}\n".encode())
+                return
+        self.procs.append((entrant.name, proc))
+
+    async def stop(self, grace: float = EXIT_GRACE_SECONDS) -> list[str]:
+        """Wait up to ``grace`` seconds for them to exit, then end them; returns the names
+        of those that had to be ended."""
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and any(p.poll() is None for _, p in self.procs):
+            await asyncio.sleep(0.1)
+        ended = []
+        for name, p in self.procs:
+            if p.poll() is None:
+                ended.append(name)
+                for sig in (signal.SIGTERM, signal.SIGKILL):
+                    try:
+                        os.killpg(p.pid, sig)
+                        p.wait(timeout=3)
+                        break
+                    except (ProcessLookupError, subprocess.TimeoutExpired):
+                        continue
+        return ended
+
+
+async def run_match(store: Store, league: League, group: tuple[str, ...], url: str, logs: Path,
+                    log: Log, timeout: float | None = None) -> dict[str, Any]:
+    """Play one match of ``group``; returns its record (see docs/league.md)."""
+    game = GAMES[league.game]
+    match = "m-" + secrets.token_hex(4)
+    seed = secrets.token_hex(32)
+    rooms = [("r-" + secrets.token_hex(4), seating) for seating in seatings(group, league.duplicate)]
+    record: dict[str, Any] = {
+        "match": match, "league": league.name, "game": league.game, "unit": league.unit,
+        "entrants": list(group), "duplicate": league.duplicate, "deals": league.hands, "stack": league.stack,
+        "commitment": fairness.commitment(seed), "started_ms": int(time.time() * 1000),
+        "rooms": [{"room": room, "seats": list(seating)} for room, seating in rooms],
+    }
+    log(f"match {match}: {' vs '.join(group)}, {league.hands} deals in {len(rooms)} room(s) "
+        f"({', '.join(room for room, _ in rooms)}); match seed commitment {record['commitment'][:16]}…")
+    now_ms = int(time.time() * 1000)
+    for room, seating in rooms:
+        table, events = league_table(league, game, room, seating, match, seed, now_ms)
+        await store.create_unowned_room(room, game.name, tbl.to_dict(table, game), events,
+                                        league.stack * len(seating), creator="league")
+        for name in seating:
+            await store.hold_seat(league.entrant(name).player, room)
+    programs = Programs(logs / match)
+    for room, seating in rooms:
+        for seat, name in enumerate(seating):
+            programs.start(league.entrant(name), game.name, url, room, seat)
+    limit = timeout if timeout is not None else 60 + league.hands * 4 * len(group) * league.action_seconds
+    closed = await _wait_closed(store, match, [room for room, _ in rooms], league.hands, limit, log)
+    ended = await programs.stop()
+    if ended:
+        log(f"match {match}: ended entrant programs still running after the match: {', '.join(ended)}")
+    hands: list[dict[str, Any]] = []
+    by_room: list[dict[int, str]] = []
+    for room, seating in rooms:
+        played, commitments = hand_results(await store.room_events(room), seating, league.stack)
+        hands += [dict(h, room=room) for h in played]
+        by_room.append(commitments)
+        for name in seating:
+            await store.hold_seat(league.entrant(name).player, room, held=False)
+    deals = set().union(*(set(c) for c in by_room))
+    record.update(
+        hands=hands, seed=seed, finished_ms=int(time.time() * 1000),
+        status="done" if closed else "incomplete",
+        same_decks=all(len({c.get(d) for c in by_room}) == 1 for d in deals),
+    )
+    return record
+
+
+async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, limit: float, log: Log) -> bool:
+    """Wait until every room of the match is closed (True) or ``limit`` seconds passed."""
+    deadline = time.monotonic() + limit
+    said = time.monotonic()
+    while True:
+        snaps = [await store.load_room_raw(room) for room in rooms]
+        tables = [unpack(s) for s in snaps if s is not None]
+        if len(tables) == len(rooms) and all(t.get("closed") for t in tables):
+            return True
+        if time.monotonic() >= deadline:
+            log(f"match {match}: not over after {limit:.0f} s: stopped")
+            return False
+        if time.monotonic() - said >= 5:
+            said = time.monotonic()
+            log(f"match {match}: " + ", ".join(f"{t['room']} hand {t['hand_no']}/{hands}" for t in tables))
+        await asyncio.sleep(POLL_SECONDS)

@@ -1,0 +1,136 @@
+"""``cardroom league`` end to end: a real Redis, a real ``cardroom serve``, entrants as
+separate programs over WebSocket, results read back from the rooms' event streams."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from engine import fairness
+from server.store import Keys, unpack
+from tests.fault.harness import ROOT, RedisProcess, ServerProcess
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("league")
+    r = RedisProcess(tmp / "redis")
+    r.start()
+    server = ServerProcess(r.url, tmp / "server.log")
+    server.start()
+    yield r, server, tmp
+    server.stop()
+    r.stop()
+
+
+def league(tmp: Path, r: RedisProcess, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run([sys.executable, "-m", "server.cli", "league", *args, "--dir", str(tmp / "leagues"),
+                          *([] if args[0] in ("create", "standings") else ["--redis-url", r.url])],
+                         cwd=ROOT, capture_output=True, text=True, timeout=240)
+    if check:
+        assert out.returncode == 0, out.stderr + out.stdout
+    return out
+
+
+def events_of(r: RedisProcess, room: str) -> list[dict]:
+    client = redis.Redis.from_url(r.url)
+    try:
+        return [e for _, f in client.xrange(Keys("cardroom:").events(room)) for e in unpack(f[b"e"])]
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("game", ["holdem", "zhajinhua", "doudizhu"])
+def test_a_league_of_three_built_in_entrants_plays_duplicate_matches_and_ranks_them(cluster, game):
+    r, server, tmp = cluster
+    name = f"l-{game}"
+    league(tmp, r, "create", name, "--game", game, "--hands", "4", "--action-seconds", "2")
+    for entrant, strategy in (("ann", "smart"), ("bo", "random"), ("cy", "smart")):
+        league(tmp, r, "enter", name, "--entrant", entrant, "--strategy", strategy)
+    out = league(tmp, r, "run", name, "--url", server.ws_url).stdout
+    for entrant in ("ann", "bo", "cy"):
+        assert entrant in out
+    matches = [json.loads(line) for line in (tmp / "leagues" / name / "matches.jsonl").read_text().splitlines()]
+    seats = 3 if game == "doudizhu" else 2
+    assert len(matches) == (1 if seats == 3 else 3)  # every pair heads-up; all three at a Dou Dizhu table
+    for m in matches:
+        assert m["status"] == "done" and m["same_decks"], m
+        assert len(m["rooms"]) == seats  # one room per seating
+        assert len(m["hands"]) == 4 * seats
+        for h in m["hands"]:  # chips move between the entrants only
+            assert sum(h["results"].values()) == 0, h
+        decks = [_revealed_decks(events_of(r, room["room"])) for room in m["rooms"]]
+        assert all(d == decks[0] and len(d) == 4 for d in decks)  # the same deck in every room
+        if game != "zhajinhua":  # (whose cards are dealt face down, in no event)
+            dealt = [_dealt_cards(events_of(r, room["room"]), room["seats"]) for room in m["rooms"]]
+            for deal in range(1, 5):  # each seat held the same cards in every room
+                assert len({tuple(map(tuple, d[deal])) for d in dealt}) == 1, (deal, dealt)
+        # the match seed, revealed, reproduces every deal's committed seed
+        for room in m["rooms"]:
+            started = [e for e in events_of(r, room["room"]) if e["type"] == "hand_started"]
+            for e in started:
+                seed = fairness.match_hand_seed(m["seed"], m["match"], e["hand_no"])
+                assert fairness.commitment(seed) == e["fairness"]["commitment"]
+                assert e["fairness"]["context"] == m["match"]
+        assert fairness.commitment(m["seed"]) == m["commitment"]
+    standings = league(tmp, r, "standings", name, "--json").stdout.splitlines()
+    rows = [json.loads(line) for line in standings]
+    assert sorted(row["entrant"] for row in rows) == ["ann", "bo", "cy"]
+    assert all(row["hands"] > 0 for row in rows)
+
+
+def _dealt_cards(events: list[dict], seats: list[str]) -> dict[int, list[list[int]]]:
+    """Per deal, the private cards of each seat (from the operator's full events)."""
+    out: dict[int, list[list[int]]] = {}
+    deal = 0
+    for e in events:
+        if e["type"] == "hand_started":
+            deal = e["hand_no"]
+            out[deal] = [[] for _ in seats]
+        elif e["type"] == "deal" and e.get("seat") is not None:
+            out[deal][e["seat"]] = sorted(e["cards"])
+    return out
+
+
+def _revealed_decks(events: list[dict]) -> dict[int, list[int]]:
+    """Per deal, the deck recomputed from the seed the room revealed when the hand ended."""
+    out = {}
+    for e in events:
+        if e["type"] == "hand_ended":
+            f = e["fairness"]
+            out[e["hand_no"]] = fairness.derive_deck(f["server_seed"], f["context"], e["hand_no"], [], f["deck_size"])
+    return out
+
+
+def test_entrants_that_stall_or_crash_do_not_stop_the_league(cluster):
+    """One entrant's program never connects (sleeps), another exits at once: their turns
+    are played by the timeout action, every match finishes, and the standings rank them."""
+    r, server, tmp = cluster
+    league(tmp, r, "create", "stalls", "--game", "holdem", "--hands", "3", "--action-seconds", "0.3")
+    league(tmp, r, "enter", "stalls", "--entrant", "good", "--strategy", "smart")
+    league(tmp, r, "enter", "stalls", "--entrant", "sleepy", "--command", f"{sys.executable} -c 'import time; time.sleep(600)'")
+    league(tmp, r, "enter", "stalls", "--entrant", "crashy", "--command", f"{sys.executable} -c 'raise SystemExit(3)'")
+    out = league(tmp, r, "run", "stalls", "--url", server.ws_url).stdout
+    assert "ended entrant programs still running after the match: sleepy" in out
+    matches = [json.loads(line) for line in (tmp / "leagues" / "stalls" / "matches.jsonl").read_text().splitlines()]
+    assert len(matches) == 3 and all(m["status"] == "done" for m in matches)
+    assert all(len(m["hands"]) == 6 for m in matches)
+    timed_out = [e for m in matches for room in m["rooms"] for e in events_of(r, room["room"])
+                 if e["type"] == "timed_out"]
+    assert timed_out  # the absent entrants' turns were played for them
+    rows = [json.loads(line) for line in league(tmp, r, "standings", "stalls", "--json").stdout.splitlines()]
+    assert {row["entrant"] for row in rows} == {"good", "sleepy", "crashy"}
+
+
+def test_bad_usage_gets_one_line_and_status_2(tmp_path):
+    bad = subprocess.run([sys.executable, "-m", "server.cli", "league", "create", "x/y", "--game", "holdem",
+                          "--dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("cardroom league: a league name is")
+    missing = subprocess.run([sys.executable, "-m", "server.cli", "league", "standings", "nope", "--dir", str(tmp_path)],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert missing.returncode == 1 and "no league 'nope'" in missing.stderr
