@@ -70,6 +70,11 @@ class Game:
     ``format_event(event, name)`` writes one event as a line of a hand history
     (``name(seat)`` is the seat's display name; ``None`` skips the event); it must
     accept an event filtered by :func:`event_for` (secret keys missing).
+    ``show(state, seat)``, for games that may hide a hand at the end (a muck, a fold),
+    lets ``seat`` show its cards of its own accord once the hand is over: it returns the
+    new state (its view now shows the cards to everyone) and a public ``show`` event, or
+    raises :class:`~engine.errors.IllegalAction` (``hand_not_over``, ``nothing_to_show``).
+    ``None``: every hand is open at the end, there is nothing to show.
     """
 
     name: str
@@ -89,6 +94,7 @@ class Game:
     from_dict: Callable[[Mapping[str, Any]], Any]
     check_config: Callable[[dict[str, Any]], None] = lambda config: None
     format_event: Callable[[Event, SeatName], str | None] = describe_event
+    show: Callable[[Any, int], tuple[Any, list[Event]]] | None = None
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate hand options, one by one and then together (``check_config``, for

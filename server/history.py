@@ -114,6 +114,8 @@ def split_hands(entries: Iterable[Entry], snapshot_seats: list[dict[str, Any] | 
                 ends_here = True
             if current is not None:
                 current.events.append(HandEvent(entry, event, names))
+            elif kind == "show" and hands:  # shown by choice after the hand it belongs to
+                hands[-1].events.append(HandEvent(entry, event, names))
             if kind == "left":
                 seats.pop(event.get("seat"), None)
         if ends_here and current is not None:

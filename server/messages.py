@@ -86,6 +86,10 @@ class SitIn(Message, tag="sit_in"):
     room: RoomId
 
 
+class Show(Message, tag="show"):
+    room: RoomId
+
+
 class SetSeed(Message, tag="set_seed"):
     room: RoomId
     seed: ClientSeed
@@ -115,7 +119,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           SetSeed, Act, QuickMatch, History, Ping)
+                                           Show, SetSeed, Act, QuickMatch, History, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

@@ -179,6 +179,7 @@ def export_hand(hand: Hand, room: str, table: str | None = None, viewer: int | s
     seen = _Seen()
     street, current_bet = "preflop", int(start["big_blind"])
     hole_cards_written = showdown_written = False
+    shows_later = {e.get("seat") for e in events if e.get("type") == "show"}
     for event in events:
         kind = event.get("type")
         seat = event.get("seat")
@@ -230,7 +231,13 @@ def export_hand(hand: Hand, room: str, table: str | None = None, viewer: int | s
                 seen.won[share["seat"]] = seen.won.get(share["seat"], 0) + int(share["amount"])
                 lines.append(f"{name(share['seat'])} collected {share['amount']} from {_pot_name(index, pot_count)}")
         elif kind == "hand_over" and not showdown_written:
-            lines += [f"{name(s)}: doesn't show hand" for s in sorted(seen.won)]
+            lines += [f"{name(s)}: doesn't show hand" for s in sorted(seen.won) if s not in shows_later]
+        elif kind == "show":  # shown by choice after the hand
+            words = describe_value(event["value"]) if "value" in event else None
+            if words is not None and seat not in seen.folded_on:  # the summary says "showed ... with"
+                seen.shown[seat] = (list(event["cards"]), words)
+                seen.mucked.discard(seat)
+            lines.append(f"{name(seat)}: shows {_cards(event['cards'])}" + (f" ({words})" if words else ""))
     lines += _summary(hand, seen, name)
     return lines
 

@@ -69,6 +69,9 @@ ERROR_CODES: dict[str, str] = {
     "already_seated": "you already hold a seat in this room",
     "not_seated": "you hold no seat in this room (and are not watching it)",
     "no_hand": "no hand is being played in this room",
+    "hand_not_over": "show: cards can be shown only once the hand is over (before the next deal)",
+    "nothing_to_show": "show: you were not dealt into the last hand, your cards are already face up, or the "
+                       "game shows every hand at the end (Dou Dizhu)",
     "league_seat": "a league match's seat is held until the match is over (no leave, no sit_out)",
     "bad_buy_in": "the buy-in is outside the room's buy_in_min..buy_in_max",
     "insufficient_funds": "your wallet holds less than the buy-in",

@@ -206,9 +206,11 @@ export function seenFromEvent(game, ev) {
     case "holdem:deal": add(ev.seat, ev.cards, "dealt"); break;
     case "holdem:board": add(null, ev.board || ev.cards, "board"); break;
     case "holdem:showdown": hands(ev.hands, "shown"); break;
+    case "holdem:show": add(ev.seat, ev.cards, "shown"); break;
     case "zhajinhua:look": add(ev.seat, ev.cards, "dealt"); break;
     case "zhajinhua:compare_reveal": hands(ev.hands, "shown"); break;
     case "zhajinhua:showdown": hands(ev.hands, "shown"); break;
+    case "zhajinhua:show": add(ev.seat, ev.cards, "shown"); break;
     case "doudizhu:deal": add(ev.seat, ev.cards, "dealt"); break;
     case "doudizhu:landlord": add(ev.seat, ev.bottom, "bottom"); break;
     case "doudizhu:play": add(ev.seat, ev.cards, "played"); break;

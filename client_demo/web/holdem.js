@@ -226,6 +226,9 @@ export default {
         for (const s of ev.mucked || []) lines.push(t("he.mucks", { name: n(s) }));
         return lines.join(" · ");
       }
+      case "show":
+        return ev.description ? t("he.shows", { name: n(ev.seat), cards: cardsText(ev.cards), hand: fullHand(ev.description) })
+          : t("he.shows_cards", { name: n(ev.seat), cards: cardsText(ev.cards) });
       case "award": {
         const pot = ev.pot === 0 ? t("he.the_pot") : t("he.side_pot_n", { n: ev.pot });
         const hand = ev.hand ? t("he.with", { hand: fullHand(ev.hand) }) : "";

@@ -285,7 +285,11 @@ export class TableScreen {
     }
     const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
     if (below) return below;
-    if (!view || !snap.playing) return h("div", { class: "muted hint" }, snap.playing ? "" : t("table.next_hand"));
+    if (!view || !snap.playing) {
+      const hint = h("div", { class: "muted hint" }, snap.playing ? "" : t("table.next_hand"));
+      const show = this.showButton(ctx);
+      return show ? h("div", { class: "after-hand" }, show, hint) : hint;
+    }
     const node = ctx.module.actions(ctx);
     if (node) {
       const timer = snap.timer && snap.timer.seat === snap.your_seat ? snap.timer : null;
@@ -294,6 +298,20 @@ export class TableScreen {
     }
     const who = view.to_act !== null && view.to_act !== undefined ? ctx.name(view.to_act) : null;
     return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? t("table.waiting_for", { name: who }) : "");
+  }
+
+  /** After a hand I was dealt into, my cards still face down (mucked, folded, or won
+   * uncontested): a button that shows them to the table (``show``). Games whose hands
+   * all end face up have no ``shown`` flag in their view, so no button. */
+  showButton(ctx) {
+    const { snap, view } = ctx;
+    if (!view || !view.is_over || !view.seats) return null;
+    const mine = view.seats[snap.your_seat];
+    const seat = snap.seats[snap.your_seat];
+    if (!mine || mine.shown !== false || !seat || mine.player !== seat.player) return null;
+    if (mine.in_hand === false || mine.dealt_in === false) return null;
+    return h("button", { class: "btn ghost", "data-testid": "show-cards", title: t("table.show_title"),
+      onclick: () => this.conn.request({ t: "show", room: snap.room }).catch(() => {}) }, t("table.show"));
   }
 
   /** Out of chips: buy in again (a join of the same room, within its buy-in range). */

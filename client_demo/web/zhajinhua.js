@@ -194,6 +194,7 @@ export default {
         return ev.hands ? [t("zjh.you_see", { list: list(ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)}`)) }), "mine"] : null;
       case "showdown":
         return [t("zjh.showdown", { list: ev.hands.map((x) => `${n(x.seat)} ${cardsText(x.cards)} (${zjhHand(x.description)})`).join(" · ") }), "board"];
+      case "show": return t("zjh.shows", { name: n(ev.seat), cards: cardsText(ev.cards), hand: zjhHand(ev.description) });
       case "hand_over":
         return [t("zjh.wins", { name: n(ev.winner), list: list(ev.payouts.map((p) => `${chips(p.amount)}${p.seat !== ev.winner ? ` (${n(p.seat)})` : ""}`)) }), "win"];
       default: return null;

@@ -15,6 +15,7 @@ from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_h
 from .history import format_event
 from .legal import LegalActions, legal_actions, legal_to_wire, timeout_action
 from .pots import Pot
+from .showdown import show
 from .state import HoldemState, from_dict, to_dict
 from .view import view
 
@@ -36,11 +37,12 @@ GAME = Game(
     from_dict=from_dict,
     format_event=format_event,
     check_config=check_options,
+    show=show,
 )
 
 __all__ = [
     "GAME", "OPTIONS", "HoldemState", "LegalActions", "Pot",
     "new_hand", "start_hand", "start_events", "legal_actions", "legal_to_wire", "apply", "view",
-    "timeout_action", "to_dict", "from_dict",
+    "timeout_action", "to_dict", "from_dict", "show",
     "evaluate", "describe", "category",
 ]

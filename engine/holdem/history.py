@@ -37,6 +37,9 @@ def format_event(event: Event, name: SeatName) -> str | None:
         shown = [f"{name(h['seat'])} shows {_cards(h['cards'])} ({h['description']})" for h in event["hands"]]
         mucked = [f"{name(s)} mucks" for s in event.get("mucked", ())]
         return "Showdown: " + "; ".join(shown + mucked)
+    if kind == "show":
+        hand = f" ({event['description']})" if event.get("description") else ""
+        return f"{name(event['seat'])} shows {_cards(event['cards'])}{hand}"
     if kind == "award":
         pot = "the pot" if event["pot"] == 0 else f"side pot {event['pot']}"
         shares = " and ".join(f"{name(s['seat'])} wins {s['amount']}" for s in event["shares"])

@@ -12,15 +12,20 @@ out because no more betting was possible (all-in), every live hand is turned fac
 and nobody mucks.
 
 A pot with a single eligible seat goes to that seat without a showdown.
+
+Showing by choice: once the hand is over, any seat dealt into it whose cards were not
+shown (a muck, a fold, a pot won uncontested) may turn them face up (:func:`show`).
+It changes no chips.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..errors import IllegalAction
 from .evaluator import best_five, describe, evaluate
 from .pots import Pot, seats_from, split_pot
-from .state import HoldemState
+from .state import HoldemState, clone
 
 
 def show_order(state: HoldemState) -> list[int]:
@@ -91,3 +96,24 @@ def award_pots(state: HoldemState, events: list[dict[str, Any]], shown_values: d
             "shares": [{"seat": s, "amount": chips} for s, chips in shares],
             "hand": description,
         })
+
+
+def show(state: HoldemState, seat: int) -> tuple[HoldemState, list[dict[str, Any]]]:
+    """``seat`` shows its hole cards after the hand (see the module docstring).
+
+    Raises :class:`IllegalAction` ``hand_not_over`` while the hand is played, and
+    ``nothing_to_show`` for a seat not dealt in or already shown.
+    """
+    if not state.is_over:
+        raise IllegalAction("hand_not_over", "cards can be shown once the hand is over")
+    if not 0 <= seat < state.n_seats or not state.in_hand[seat] or not state.hole[seat]:
+        raise IllegalAction("nothing_to_show", "you were not dealt into this hand")
+    if state.shown[seat]:
+        raise IllegalAction("nothing_to_show", "your cards are already face up")
+    new = clone(state)
+    new.shown[seat] = True
+    event: dict[str, Any] = {"type": "show", "seat": seat, "cards": list(new.hole[seat])}
+    if len(new.board) >= 3:
+        value = evaluate(new.hole[seat] + new.board)
+        event.update(value=value, description=describe(value))
+    return new, [event]

@@ -1,7 +1,8 @@
 """What one seat (or a spectator) may see of a hand: plain, JSON- and msgpack-safe data.
 
-A seat sees its own hole cards; other hole cards appear only once shown at
-showdown. Folded and mucked hands are never revealed.
+A seat sees its own hole cards; other hole cards appear only once shown: at the
+showdown, or by their seat's choice after the hand (:func:`.showdown.show`). Folded and
+mucked hands are otherwise never revealed.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ def view(state: HoldemState, seat: int | None) -> dict[str, Any]:
             "in_hand": state.in_hand[s],
             "folded": state.folded[s],
             "all_in": state.is_all_in(s),
+            "shown": shown,  # face up for everyone (showdown, or shown after the hand)
             "cards": list(state.hole[s]) if shown else None,
-            "hand": describe(evaluate(state.hole[s] + state.board)) if shown else None,
+            "hand": describe(evaluate(state.hole[s] + state.board)) if shown and len(state.board) >= 3 else None,
             "won": state.won[s],
         })
     own = seat is not None and state.in_hand[seat]

@@ -11,7 +11,7 @@ as ``GAME``. Rules and wire formats: ``docs/zhajinhua.md``.
 from __future__ import annotations
 
 from ..game import Game
-from .flow import apply, new_hand, start_events, timeout_action
+from .flow import apply, new_hand, show, start_events, timeout_action
 from .history import format_event
 from .legal import Legal, legal_actions, legal_to_wire
 from .options import OPTIONS, check_options, rules_of
@@ -47,6 +47,7 @@ GAME = Game(
     from_dict=from_dict,
     format_event=format_event,
     check_config=check_options,
+    show=show,
 )
 
 __all__ = [

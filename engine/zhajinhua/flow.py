@@ -350,3 +350,24 @@ def _finish(state: ZjhState, winner: int, payouts: dict[int, int],
                    "payouts": [{"seat": s, "amount": a} for s, a in sorted(payouts.items())],
                    "stacks": list(state.stacks)})
     return state, events
+
+
+def show(state: ZjhState, seat: int) -> tuple[ZjhState, list[Event]]:
+    """``seat`` turns its hand face up for the table once the hand is over (a fold, a
+    lost compare, or the winner's hand nobody saw). Changes no chips.
+
+    Raises :class:`IllegalAction` ``hand_not_over`` while the hand is played, and
+    ``nothing_to_show`` for a seat not dealt in or whose hand is already face up.
+    """
+    if not state.is_over:
+        raise IllegalAction("hand_not_over", "cards can be shown once the hand is over")
+    hand = state.hands[seat] if 0 <= seat < len(state.hands) else None
+    if hand is None:
+        raise IllegalAction("nothing_to_show", "you were not dealt into this hand")
+    if seat in state.shown:
+        raise IllegalAction("nothing_to_show", "your cards are already face up")
+    new = state.copy()
+    new.shown.append(seat)
+    rules = rules_of(state.options)
+    return new, [{"type": "show", "seat": seat, "cards": list(hand), "category": category(hand),
+                  "description": describe(hand, rules)}]

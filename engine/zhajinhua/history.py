@@ -2,7 +2,7 @@
 
 Cards are dealt face down and only show up in events when a seat looks at its own
 hand (``look``), when a compare reveals hands to the two seats in it
-(``compare_reveal``) and at a showdown. A copy filtered for another viewer
+(``compare_reveal``), at a showdown, and when a seat shows its hand after it (``show``). A copy filtered for another viewer
 (:func:`engine.game.event_for`) lacks those cards and says so.
 """
 
@@ -48,6 +48,8 @@ def format_event(event: Event, name: SeatName) -> str | None:
         shown = "; ".join(f"{name(h['seat'])} shows [{format_cards(h['cards'])}] ({h['description']})"
                           for h in event["hands"])
         return f"Showdown: {shown}; {name(event['winner'])} wins"
+    if kind == "show":
+        return f"{name(event['seat'])} shows [{format_cards(event['cards'])}] ({event['description']})"
     if kind == "hand_over":
         paid = ", ".join(f"{name(p['seat'])} {p['amount']}" for p in event["payouts"])
         return f"{name(event['winner'])} wins the hand; paid out: {paid}"

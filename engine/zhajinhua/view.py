@@ -52,6 +52,7 @@ def view(state: ZjhState, seat: int | None) -> dict[str, Any]:
             "status": state.status[s],
             "seen": state.seen[s],
             "dealt_in": state.status[s] != OUT,
+            "shown": s in state.shown,  # face up for everyone (showdown, or shown after the hand)
             "cards": cards,
         }
         if cards is not None:

@@ -96,6 +96,14 @@ class SitIn:
 
 
 @dataclass(frozen=True)
+class Show:
+    """Show my cards of the hand just over (a muck, a fold: the game's ``show``)."""
+
+    kind: ClassVar[str] = "show"
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class SetSeed:
     kind: ClassVar[str] = "set_seed"
     origin: Origin
@@ -119,8 +127,8 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | SetSeed | Act | Settle
-COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, SetSeed, Act, Settle)}
+Command = Join | Leave | SitOut | SitIn | Show | SetSeed | Act | Settle
+COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, SetSeed, Act, Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -191,7 +199,7 @@ class Change:
 
     table: tbl.Table
     events: list[Event]
-    kind: str  # join, leave, sit_out, sit_in, act, start, timeout, leaver, bot, close
+    kind: str  # join, leave, sit_out, sit_in, show, act, start, timeout, leaver, bot, close
     origin: Origin | None = None
     answers: list[Answer] = field(default_factory=list)
     debit: Debit | None = None
@@ -275,6 +283,10 @@ class RoomCore:
             t, forget = self._draft()
             t.seats[seat].seed = cmd.seed  # type: ignore[union-attr]
             return self._change(t, [], "set_seed", forget, origin, [Answer(origin, "room")])
+        if isinstance(cmd, Show):
+            t, forget = self._draft()
+            events = tbl.show(t, self.game, seat)
+            return self._change(t, events, "show", forget, origin, [Answer(origin, "room")])
         if isinstance(cmd, SitOut | SitIn):
             t, forget = self._draft()
             events = tbl.sit_out(t, seat) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)

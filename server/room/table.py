@@ -335,6 +335,19 @@ def sit_in(table: Table, seat: int) -> list[Event]:
     return [{"type": "sat_in", "seat": seat}]
 
 
+def show(table: Table, game: Game, seat: int) -> list[Event]:
+    """``seat`` shows its cards of the hand just over (``game.show``); nothing else changes."""
+    hand = table.hand
+    if game.show is None:
+        raise ProtocolError("nothing_to_show", f"every hand of {game.title} is face up at the end")
+    if hand is None or not hand.is_over:
+        raise ProtocolError("hand_not_over", "cards can be shown once the hand is over")
+    if seat >= len(hand.players) or hand.players[seat] != table.seats[seat].player:  # type: ignore[union-attr]
+        raise ProtocolError("nothing_to_show", "you were not dealt into the last hand")
+    table.hand, events = game.show(hand, seat)
+    return events
+
+
 def fair_deal(table: Table, game: Game, new_seed: Callable[[], str]) -> tuple[list[int], dict[str, Any]]:
     """The next hand's deck and its proof: the committed seed (``table.next_seed``, or a
     fresh one for a table that has none yet) and the client seeds of the ready seats, by

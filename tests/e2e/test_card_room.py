@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .ui import SIZES, create_table, enter, expect, outside_viewport, screenshot, table
+from .ui import SIZES, card_ids, create_table, enter, expect, outside_viewport, screenshot, table
 
 pytestmark = pytest.mark.browser
 
@@ -263,3 +263,61 @@ def test_dou_dizhu_card_counter_and_the_bottom_cards_taken(new_page, scripted, s
     total = {"R": 1, "B": 1, "2": 4, "A": 4, "K": 4}
     for rank, n in held.items():
         expect(counter.locator(f"[data-rank='{rank}']")).to_have_attribute("data-out", str(total[rank] - n))
+
+
+def _fold_hand_one(page: Any) -> None:
+    """Fold at our first turn of hand 1 and wait for the hand to be over."""
+    t = table(page)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=my-turn]')"
+        " || document.querySelector('[data-testid=table][data-over=\"1\"]')")
+    if t.get_attribute("data-over") != "1":
+        page.get_by_test_id("act-fold").click()
+    expect(t).to_have_attribute("data-over", "1")
+
+
+@pytest.mark.parametrize("size", ["desktop", "laptop", "phone"])
+def test_a_folded_holdem_hand_can_be_shown_until_the_next_deal(new_page, scripted, shots, size):
+    page = new_page(SIZES[size])
+    enter(page, "sofia")
+    room = create_table(page, "holdem", seats=2, action_seconds=120, between_hands_seconds=30)
+    carl = scripted("carl", _caller)
+    carl.join(room)
+    _fold_hand_one(page)
+    t = table(page)
+    seat = int(t.get_attribute("data-your-seat") or "0")
+    show = page.get_by_test_id("show-cards")
+    expect(show).to_be_visible()
+    expect(show).to_have_text("Show cards")
+    assert outside_viewport(page, "[data-testid=show-cards]") == []
+    mine = card_ids(page.get_by_test_id("my-hole"))
+    screenshot(page, shots, f"{size}-show-offered")
+    show.click()
+    expect(page.get_by_test_id("show-cards")).to_have_count(0)
+    expect(page.get_by_test_id("my-hole")).to_have_class(re.compile(r"\bshown\b"))
+    expect(page.get_by_test_id("history")).to_contain_text("sofia shows")
+
+    def seen_by_carl() -> list[int] | None:
+        for snap in reversed(carl.snapshots):
+            if snap["view"] and snap["hand_no"] == 1:
+                return snap["view"]["seats"][seat]["cards"]
+        return None
+
+    deadline = time.monotonic() + 10
+    while seen_by_carl() != mine:
+        assert time.monotonic() < deadline, f"the other player never saw the shown cards: {seen_by_carl()}"
+        time.sleep(0.05)
+
+
+def test_a_folded_zhajinhua_hand_can_be_shown(new_page, scripted, shots):
+    page = new_page(SIZES["desktop"])
+    enter(page, "mei")
+    room = create_table(page, "zhajinhua", seats=2, action_seconds=120, between_hands_seconds=30)
+    scripted("lin", lambda view: {"type": "call"}).join(room)
+    _fold_hand_one(page)
+    expect(page.get_by_test_id("my-cards").locator(".card.back")).to_have_count(3)  # folded blind: face down
+    page.get_by_test_id("show-cards").click()
+    expect(page.get_by_test_id("show-cards")).to_have_count(0)
+    expect(page.get_by_test_id("my-cards").locator(".card.back")).to_have_count(0)
+    expect(page.get_by_test_id("history")).to_contain_text("mei shows")
+    screenshot(page, shots, "zhajinhua-shown")
