@@ -1,7 +1,8 @@
 // The Dou Dizhu (斗地主) table: bidding (score 1-3, or call / rob), your hand sorted with
-// click-to-select cards, play / pass / hint (hints cycle through the legal plays the
-// server lists in `legal.plays`), each seat's last play and card count, the landlord
-// marker, bottom cards, the multiplier and the final score breakdown.
+// click-to-select cards (or drag across a run of them), play / pass / hint (hints cycle
+// through the legal plays the server lists in `legal.plays`), each seat's last play and
+// card count, the landlord marker, bottom cards, the multiplier and the final score
+// breakdown.
 //
 // View and legal wire formats: docs/doudizhu.md, engine/doudizhu/view.py and legal.py.
 
@@ -155,8 +156,10 @@ export default {
     // the bottom cards the landlord just took stand out for a moment
     const fresh = ctx.ui.fresh && ctx.ui.fresh.hand === ctx.snap.hand_no && Date.now() < ctx.ui.fresh.until
       ? new Set(ctx.ui.fresh.cards) : new Set();
+    const swept = sweptCards(ctx, cards); // a sweep under way when the table re-renders keeps its highlight
+    if (ctx.ui.sweep) hand.classList.toggle("sweep-off", !ctx.ui.sweep.select);
     for (const c of cards) {
-      const el = cardEl(c, { size: "lg", cls: `${sel.has(c) ? "selected" : ""} ${fresh.has(c) ? "fresh" : ""}` });
+      const el = cardEl(c, { size: "lg", cls: `${sel.has(c) ? "selected" : ""} ${fresh.has(c) ? "fresh" : ""} ${swept.has(c) ? "swept" : ""}` });
       el.setAttribute("data-testid", "hand-card");
       el.setAttribute("role", "button");
       el.tabIndex = 0;
@@ -165,10 +168,12 @@ export default {
         el.classList.toggle("selected", sel.has(c));
         updatePlayButton(ctx);
       };
-      el.addEventListener("click", toggle);
+      el.addEventListener("click", () => { if (!justSwept(ctx)) toggle(); }); // not the click that ends a sweep
       el.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); toggle(); } });
       hand.append(el);
     }
+    hand.addEventListener("pointerdown", (e) => startSweep(ctx, e));
+    hand.addEventListener("dragstart", (e) => e.preventDefault());
     return h("div", { class: "hand-area" }, counter(ctx), hand);
   },
 
@@ -293,6 +298,114 @@ function counter(ctx) {
       title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? t(r === "R" ? "ddz.rj" : "ddz.bj") : `${label}×${out}`);
   });
   return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, t("ddz.still_out")), items);
+}
+
+// --- drag to select (划牌) ---------------------------------------------------------------------
+//
+// Press on a card of your hand and move across its neighbours: every card from the one
+// pressed to the one under the pointer is highlighted (`.swept`), and on release they all
+// take the opposite of the first card's state (it was unselected: they are selected; it was
+// selected: they are deselected). Cards are told apart by the pointer's x alone (the card
+// drawn on top there), so a finger drifting up or down still sweeps the row; moving back
+// shrinks the run. A press and release on one card is a plain click, handled by the card's
+// click listener as before. The sweep lives in `ctx.ui.sweep` (card ids, not elements) and
+// its listeners on `window`, so a re-render of the table in the middle of it loses nothing.
+
+const HAND = "[data-testid=my-hand]";
+const HAND_CARD = "[data-testid=hand-card]";
+
+function startSweep(ctx, e) {
+  if (!e.isPrimary || e.button !== 0) return;
+  ctx.ui.sweptAt = null; // a new press: clicks count again
+  if (ctx.ui.sweep) { ctx.ui.sweep.stop(); paintSweep(ctx); } // one whose release never came
+  const el = e.target.closest(HAND_CARD);
+  if (!el) return;
+  const from = Number(el.dataset.card);
+  const s = { pointerId: e.pointerId, from, to: from, select: !ctx.ui.selected.has(from), moved: false };
+  ctx.ui.sweep = s;
+  const move = (ev) => {
+    if (ev.pointerId !== s.pointerId) return;
+    const to = cardAtX(ev.clientX);
+    if (to === null || to === s.to) return;
+    if (!s.moved) {
+      s.moved = true;
+      try { el.setPointerCapture(s.pointerId); } catch { /* the card was redrawn: window listeners still follow */ }
+    }
+    s.to = to;
+    ev.preventDefault();
+    paintSweep(ctx);
+  };
+  const end = (ev) => {
+    if (ev.pointerId !== s.pointerId) return;
+    s.stop();
+    const ids = s.moved && ev.type === "pointerup" ? sweepRange(s) : [];
+    if (s.moved) ctx.ui.sweptAt = performance.now(); // the click that may follow this release toggles nothing
+    const sel = ctx.ui.selected;
+    for (const c of ids) if (s.select) sel.add(c); else sel.delete(c);
+    paintSweep(ctx);
+    updatePlayButton(ctx);
+  };
+  s.stop = () => {
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", end);
+    window.removeEventListener("pointercancel", end);
+    if (ctx.ui.sweep === s) ctx.ui.sweep = null;
+  };
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", end);
+  window.addEventListener("pointercancel", end);
+}
+
+/** Whether a click is the one ending a sweep (it follows the release at once). */
+function justSwept(ctx) {
+  return ctx.ui.sweptAt !== null && ctx.ui.sweptAt !== undefined && performance.now() - ctx.ui.sweptAt < 500;
+}
+
+/** The card ids of the hand as drawn, left to right. */
+function handOrder() {
+  const hand = document.querySelector(HAND);
+  return hand ? [...hand.querySelectorAll(HAND_CARD)].map((el) => Number(el.dataset.card)) : [];
+}
+
+/** The cards from the one pressed to the one under the pointer, in hand order. */
+function sweepRange(s, order = handOrder()) {
+  const a = order.indexOf(s.from);
+  const b = order.indexOf(s.to);
+  if (a < 0 || b < 0) return [];
+  return order.slice(Math.min(a, b), Math.max(a, b) + 1);
+}
+
+/** The ids a sweep under way highlights (none before the pointer has left the first card). */
+function sweptCards(ctx, order) {
+  const s = ctx.ui.sweep;
+  return new Set(s && s.moved ? sweepRange(s, order) : []);
+}
+
+/** The card of your hand drawn on top at the viewport x `x`; past either end, the end card. */
+function cardAtX(x) {
+  const hand = document.querySelector(HAND);
+  const els = hand ? [...hand.querySelectorAll(HAND_CARD)] : [];
+  if (!els.length) return null;
+  for (let i = els.length - 1; i >= 0; i--) { // later cards overlap earlier ones
+    const r = els[i].getBoundingClientRect();
+    if (x >= r.left && x < r.right) return Number(els[i].dataset.card);
+  }
+  const first = els[0].getBoundingClientRect();
+  return Number(els[x < first.left ? 0 : els.length - 1].dataset.card);
+}
+
+/** Bring the drawn hand in line with the selection and the sweep under way. */
+function paintSweep(ctx) {
+  const hand = document.querySelector(HAND);
+  if (!hand) return;
+  const els = [...hand.querySelectorAll(HAND_CARD)];
+  const swept = sweptCards(ctx, els.map((el) => Number(el.dataset.card)));
+  hand.classList.toggle("sweep-off", Boolean(ctx.ui.sweep && !ctx.ui.sweep.select));
+  for (const el of els) {
+    const c = Number(el.dataset.card);
+    el.classList.toggle("swept", swept.has(c));
+    el.classList.toggle("selected", ctx.ui.selected.has(c));
+  }
 }
 
 function updatePlayButton(ctx) {

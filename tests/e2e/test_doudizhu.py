@@ -1,12 +1,15 @@
 """Dou Dizhu in a real browser against two scripted WebSocket players: the browser player
-bids 3 to become the landlord, takes the bottom cards, and wins a trick."""
+bids 3 to become the landlord, takes the bottom cards, and wins a trick; cards are
+selected by clicking them or by dragging across them (mouse, and touch on a phone)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .ui import create_table, enter, expect, screenshot, table, wait_turn
+from .ui import SIZES, create_table, enter, expect, screenshot, table, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -112,3 +115,151 @@ def test_rob_bidding_call_makes_the_landlord(new_page, scripted, shots):
     expect(alice.get_by_test_id("landlord-0")).to_be_visible()
     expect(alice.get_by_test_id("multiplier")).to_have_text("×1")
     screenshot(alice, shots, "phone")
+
+
+# --- drag to select -------------------------------------------------------------------------
+
+HAND_CARDS = "[data-testid=hand-card]"
+
+# Where to press on each card of the hand: the middle of the strip of it left visible by
+# the card drawn over it (the last card: its middle), low on the card (clear of a raise).
+_CARD_POINTS = """() => {
+  const els = [...document.querySelectorAll('[data-testid=hand-card]')];
+  return els.map((el, i) => {
+    const r = el.getBoundingClientRect();
+    const right = i + 1 < els.length ? els[i + 1].getBoundingClientRect().left : r.right;
+    return {card: el.dataset.card, x: (r.left + right) / 2, y: r.top + r.height * 0.75};
+  });
+}"""
+
+
+def landlord_in_play(page, scripted):
+    """A Dou Dizhu table where this page bid 3 and leads with its 20 cards."""
+    enter(page, "alice")
+    room = create_table(page, "doudizhu", bidding="score", action_seconds=120, between_hands_seconds=120)
+    for name in ("bot-west", "bot-east"):
+        scripted(name, passive).join(room)
+    wait_turn(page, "bidding")
+    page.get_by_test_id("bid-3").click()
+    wait_turn(page, "play")
+    expect(page.locator(HAND_CARDS)).to_have_count(20)
+    expect(page.get_by_test_id("act-play")).to_be_disabled()
+
+
+def selected_cards(page) -> set[str]:
+    return set(page.locator(f"{HAND_CARDS}.selected").evaluate_all("els => els.map(e => e.dataset.card)"))
+
+
+def card_points(page) -> list[dict]:
+    return page.evaluate(_CARD_POINTS)
+
+
+def mouse_sweep(page, first: int, last: int, shot: Path | None = None) -> list[str]:
+    """Press on the ``first`` card of the hand, move across to the ``last`` and release;
+    before the release, the cards swept are highlighted and nothing is selected yet
+    (``shot``: a screenshot then). Returns the cards swept."""
+    points = card_points(page)
+    before = selected_cards(page)
+    step = 1 if last >= first else -1
+    path = [points[i] for i in range(first, last + step, step)]
+    page.mouse.move(path[0]["x"], path[0]["y"])
+    page.mouse.down()
+    for p in path[1:]:
+        page.mouse.move(p["x"], p["y"], steps=4)
+    swept = [p["card"] for p in path]
+    expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(len(swept))
+    assert set(page.locator(f"{HAND_CARDS}.swept").evaluate_all("els => els.map(e => e.dataset.card)")) == set(swept)
+    assert selected_cards(page) == before  # applied on release
+    if shot:
+        page.screenshot(path=str(shot))
+    page.mouse.up()
+    expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(0)
+    return swept
+
+
+def touch_sweep(page, cdp, first: int, last: int, shot: Path | None = None) -> list[str]:
+    """The same sweep with one finger (Chromium touch input: pointer events of type touch)."""
+    points = card_points(page)
+    step = 1 if last >= first else -1
+    path = [points[i] for i in range(first, last + step, step)]
+
+    def touch(kind: str, p: dict | None) -> None:
+        cdp.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [] if p is None else [{"x": p["x"], "y": p["y"], "id": 1}]})
+
+    touch("touchStart", path[0])
+    prev = path[0]
+    for p in path[1:]:
+        for k in (1, 2, 3):  # a few moves per card, as a finger reports them
+            touch("touchMove", {"x": prev["x"] + (p["x"] - prev["x"]) * k / 3, "y": p["y"]})
+        prev = p
+    swept = [p["card"] for p in path]
+    expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(len(swept))
+    if shot:
+        page.screenshot(path=str(shot))
+    touch("touchEnd", None)
+    expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(0)
+    return swept
+
+
+def test_drag_across_cards_selects_then_deselects_them(new_page, scripted, shots):
+    alice = new_page(DESKTOP)
+    landlord_in_play(alice, scripted)
+    hand = alice.get_by_test_id("my-hand")
+    assert hand.evaluate("el => getComputedStyle(el).touchAction") == "none"
+    assert hand.evaluate("el => getComputedStyle(el).userSelect") == "none"
+    scroll = alice.evaluate("() => window.scrollY")
+    cards = [p["card"] for p in card_points(alice)]
+
+    # Sweep four neighbours from an unselected card: the four are selected, no others.
+    swept = mouse_sweep(alice, 3, 6, shots / "desktop-sweeping.png")
+    assert swept == cards[3:7]
+    expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(4)
+    assert selected_cards(alice) == set(cards[3:7])
+    expect(alice.get_by_test_id("act-play")).to_be_enabled()
+    screenshot(alice, shots, "desktop-swept")
+
+    # Sweep back from a selected card over two of them: those two are deselected.
+    swept = mouse_sweep(alice, 6, 5, shots / "desktop-sweeping-off.png")
+    assert swept == [cards[6], cards[5]]
+    expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(2)
+    assert selected_cards(alice) == set(cards[3:5])
+    # the page neither scrolled nor selected text while sweeping
+    assert alice.evaluate("() => [window.scrollY, String(window.getSelection())]") == [scroll, ""]
+
+    # A plain click still toggles one card.
+    alice.locator(HAND_CARDS).nth(10).click()
+    assert selected_cards(alice) == {*cards[3:5], cards[10]}
+    alice.locator(HAND_CARDS).nth(10).click()
+    assert selected_cards(alice) == set(cards[3:5])
+
+    # Play sends the swept selection: one more click leaves a single card, played.
+    alice.locator(HAND_CARDS).nth(4).click()
+    assert selected_cards(alice) == {cards[3]}
+    alice.get_by_test_id("act-play").click()
+    expect(alice.get_by_test_id("last-play-0").locator("[data-card]")).to_have_count(1)
+    expect(alice.get_by_test_id("last-play-0").locator(f"[data-card='{cards[3]}']")).to_have_count(1)
+    expect(alice.locator(HAND_CARDS)).to_have_count(19)
+
+
+def test_drag_selection_by_touch_on_a_phone(new_page, scripted, shots):
+    phone = SIZES["phone"]  # 390 x 844
+    alice = new_page(phone)
+    landlord_in_play(alice, scripted)
+    cdp = alice.context.new_cdp_session(alice)
+    cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    # what kind of pointer the page sees
+    alice.evaluate("() => { window.__kinds = new Set(); addEventListener('pointerdown', (e) => __kinds.add(e.pointerType)); }")
+    scroll = alice.evaluate("() => window.scrollY")
+    cards = [p["card"] for p in card_points(alice)]
+
+    assert touch_sweep(alice, cdp, 8, 11, shots / "phone-sweeping.png") == cards[8:12]
+    expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(4)
+    assert selected_cards(alice) == set(cards[8:12])
+    screenshot(alice, shots, "phone-swept")
+
+    assert touch_sweep(alice, cdp, 9, 10) == cards[9:11]
+    expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(2)
+    assert selected_cards(alice) == {cards[8], cards[11]}
+    assert alice.evaluate("() => [...window.__kinds]") == ["touch"]
+    assert alice.evaluate("() => window.scrollY") == scroll
