@@ -27,6 +27,8 @@ from .cluster.directory import Directory
 from .config import Settings
 from .gate import Gate
 from .history import Entry, hand_object, split_hands
+from .league.report import league_message
+from .league.report import summary as league_summary
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
@@ -147,6 +149,15 @@ class Lobby:
                 await self._quick_match(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
+            elif isinstance(msg, m.ListLeagues):
+                reports = await self.store.league_reports()
+                leagues = sorted((league_summary(r) for r in reports.values()), key=lambda x: x["name"])
+                session.send(_with_ref({"t": "leagues", "leagues": leagues}, ref))
+            elif isinstance(msg, m.LeagueInfo):
+                rep = await self.store.league_report(msg.name)
+                if rep is None:
+                    raise ProtocolError("no_such_league", f"no league {msg.name[:64]!r} was run here", "name")
+                session.send(_with_ref(league_message(rep), ref))
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
@@ -197,9 +208,12 @@ class Lobby:
         entries = await self.store.recent_entries(msg.room, HISTORY_ENTRIES)
         hands = split_hands([Entry(*e) for e in entries])
         mine = [h for h in hands if h.finished and any(s.player == session.player_id for s in h.seats)]
+        league_room = view.table.league is not None and view.table.closed
+        if league_room and not mine:  # a finished league match: every hand, as a spectator saw it
+            mine = [h for h in hands if h.finished]
         objects = []
         for hand in mine[-(msg.last or 10):]:
-            seat = next(s.seat for s in hand.seats if s.player == session.player_id)
+            seat = next((s.seat for s in hand.seats if s.player == session.player_id), None)
             objects.append(hand_object(hand, view.table.game, seat, msg.room))
         session.send(_with_ref({"t": "history", "room": msg.room, "hands": objects}, msg.ref))
 

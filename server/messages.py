@@ -114,12 +114,20 @@ class History(Message, tag="history"):
     last: Annotated[int, Meta(ge=1, le=50)] | None = None
 
 
+class ListLeagues(Message, tag="list_leagues"):
+    pass
+
+
+class LeagueInfo(Message, tag="league"):
+    name: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 class Ping(Message, tag="ping"):
     pass
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           Show, SetSeed, Act, QuickMatch, History, Ping)
+                                           Show, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

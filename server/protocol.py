@@ -29,7 +29,9 @@ SERVER_MESSAGES: dict[str, str] = {
     "ack": "an act was accepted (or had already been accepted): room, action id, version",
     "left": "you left a seat (or stopped watching); pending while your hand is still being played",
     "pong": "reply to ping, with the server clock",
-    "history": "reply to history: your recent hands of a room, as you saw them",
+    "history": "reply to history: your recent hands of a room, as you saw them (a league room's: as a spectator)",
+    "leagues": "reply to list_leagues: the bot leagues run on this server, one summary each",
+    "league": "reply to league: a league's settings, standings, results over the deals and its matches' rooms",
     "error": "a request failed: stable code, message, the request's ref",
 }
 
@@ -62,6 +64,7 @@ ERROR_CODES: dict[str, str] = {
     "no_such_game": "the server hosts no game with this name",
     "bad_config": "a room option or game option is invalid; field names it",
     "no_such_room": "no room has this id",
+    "no_such_league": "no league of this name was run on this server",
     "bad_code": "the room is private and the join code is missing or wrong",
     "bad_seat": "the seat number is outside the table",
     "room_full": "every seat is taken",

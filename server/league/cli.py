@@ -15,7 +15,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from ..store.connect import connect
 from . import stats
 from .files import Entrant, League, LeagueDir, LeagueError
 from .match import UNIT_FIELDS, run_match
+from .report import report, row_json
 from .schedule import groups
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -162,12 +162,15 @@ def _run(args: argparse.Namespace, out: Out) -> int:
 
     async def play(store: Store) -> int:
         incomplete = 0
+        await store.publish_league(league.name, report(league, leagues.matches(league.name), int(time.time() * 1000)))
         for round_no in range(1, args.rounds + 1):
             say(f"round {round_no}/{args.rounds}: {len(matches)} match(es) at once")
             records = await asyncio.gather(*(run_match(store, league, g, args.url, logs, say) for g in matches))
             for record in records:
                 record["round"] = round_no
                 leagues.add_match(league.name, record)
+                await store.publish_league(league.name, report(league, leagues.matches(league.name),
+                                                               int(time.time() * 1000)))
                 incomplete += record["status"] != "done"
                 say(f"match {record['match']} {record['status']}: " + ", ".join(
                     f"{name} {sum(h['results'].get(name, 0) for h in record['hands']):+d}"
@@ -191,7 +194,7 @@ def _standings(args: argparse.Namespace, out: Out) -> int:
     rows = stats.standings(matches)
     if args.json:
         for row in rows:
-            out(json.dumps(_row_json(row)))
+            out(json.dumps(row_json(row)))
     else:
         out(stats.format_standings(rows))
     return 0
@@ -205,7 +208,7 @@ def _export(args: argparse.Namespace, out: Out) -> int:
     matches = leagues.matches(league.name)
     target = Path(args.out)
     target.mkdir(parents=True, exist_ok=True)
-    (target / "standings.json").write_text(json.dumps([_row_json(r) for r in stats.standings(matches)]
+    (target / "standings.json").write_text(json.dumps([row_json(r) for r in stats.standings(matches)]
                                                       if matches else [], indent=1))
     (target / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
     formats = [("jsonl", "hands.jsonl")] + ([("pokerstars", "hands.txt")] if league.game == "holdem" else [])
@@ -225,14 +228,6 @@ def _export(args: argparse.Namespace, out: Out) -> int:
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def _row_json(row: stats.Row) -> dict[str, Any]:
-    data = asdict(row)
-    width = row.result.half_width  # infinite for fewer than two samples: null in JSON
-    data["result"] = {"mean": row.result.mean, "half_width": width if width != float("inf") else None,
-                      "n": row.result.n, "unit": row.unit}
-    return data
 
 
 def _with_store(args: argparse.Namespace, job: Callable[[Store], Any]) -> Any:

@@ -61,6 +61,7 @@ class Keys:
         self.lobby_channel = p + "ch:lobby"
         self.migration_lock = p + "migrating"
         self.tokens_hashed = p + "tokens-hashed"
+        self.leagues = p + "leagues"  # league name -> its published report (cardroom league run)
 
     # --- rooms ---------------------------------------------------------------------
 

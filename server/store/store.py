@@ -537,6 +537,23 @@ class Store:
             await self.redis.zrem(k.retired, *gone)
         return len(gone)
 
+    # --- leagues (published by cardroom league run, read by clients) --------------------
+
+    @_gated
+    async def publish_league(self, name: str, report: Mapping[str, Any]) -> None:
+        """Keep ``report`` (settings without tokens, match records) as league ``name``'s."""
+        await self.redis.hset(self.keys.leagues, name, pack(report))
+
+    @_gated
+    async def league_report(self, name: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(self.keys.leagues, name)
+        return None if raw is None else unpack(raw)
+
+    @_gated
+    async def league_reports(self) -> dict[str, dict[str, Any]]:
+        raw = await self.redis.hgetall(self.keys.leagues)
+        return {_text(n): unpack(v) for n, v in raw.items()}
+
     # --- short locks and quick match ---------------------------------------------------
 
     @_gated

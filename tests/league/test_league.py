@@ -134,3 +134,53 @@ def test_bad_usage_gets_one_line_and_status_2(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "server.cli", "league", "standings", "nope", "--dir", str(tmp_path)],
                              cwd=ROOT, capture_output=True, text=True)
     assert missing.returncode == 1 and "no league 'nope'" in missing.stderr
+
+
+def _ask(url: str, *requests: dict) -> list[dict]:
+    """Say hello, send each request in turn and collect each reply (JSON subprotocol)."""
+    from websockets.sync.client import connect
+
+    replies = []
+    with connect(url, subprotocols=["cardroom.json"]) as ws:
+        ws.send(json.dumps({"t": "hello", "name": "viewer"}))
+        assert json.loads(ws.recv(timeout=10))["t"] == "welcome"
+        for i, req in enumerate(requests):
+            ws.send(json.dumps({**req, "ref": i}))
+            while True:
+                msg = json.loads(ws.recv(timeout=10))
+                if msg.get("ref") == i:
+                    replies.append(msg)
+                    break
+    return replies
+
+
+def test_the_league_is_readable_over_the_protocol_with_its_matches_hands(cluster):
+    """After (and while) a league runs, any client reads its list entry, standings, chart
+    series and matches; a finished match's rooms answer history as a spectator saw them."""
+    r, server, tmp = cluster
+    league(tmp, r, "create", "proto", "--game", "holdem", "--hands", "3", "--action-seconds", "2")
+    for entrant, strategy in (("ann", "smart"), ("bo", "random")):
+        league(tmp, r, "enter", "proto", "--entrant", entrant, "--strategy", strategy)
+    league(tmp, r, "run", "proto", "--url", server.ws_url)
+    cli_rows = [json.loads(line) for line in league(tmp, r, "standings", "proto", "--json").stdout.splitlines()]
+    listed, info, missing = _ask(server.ws_url, {"t": "list_leagues"}, {"t": "league", "name": "proto"},
+                                 {"t": "league", "name": "nope"})
+    entry = next(x for x in listed["leagues"] if x["name"] == "proto")
+    assert entry == {**entry, "game": "holdem", "seats": 2, "hands": 3, "entrants": ["ann", "bo"], "matches": 1,
+                     "done": 1}
+    assert info["t"] == "league" and info["unit"] == "bb/100" and info["series_unit"] == "bb"
+    assert info["standings"] == cli_rows  # the same table the operator's command prints
+    assert all("token" not in e and "player" not in e for e in info["entrants"])  # no secrets published
+    assert sorted(info["series"]) == ["ann", "bo"] and all(len(v) == 3 for v in info["series"].values())
+    (match,) = info["matches"]
+    assert match["status"] == "done" and sum(match["results"].values()) == 0
+    # the chart ends where the standings' chips are, in big blinds (duplicate deals averaged over both rooms)
+    for row in cli_rows:
+        assert abs(info["series"][row["entrant"]][-1] - row["result"]["mean"] * row["result"]["n"] / 100) < 1e-6
+    assert missing["t"] == "error" and missing["code"] == "no_such_league"
+    room = match["rooms"][0]["room"]
+    (history,) = _ask(server.ws_url, {"t": "history", "room": room, "last": 50})
+    assert [h["hand"] for h in history["hands"]] == [1, 2, 3]
+    for hand in history["hands"]:
+        assert hand["viewer"] is None  # as a spectator: no hole cards unless shown
+        assert all(not e.get("cards") for e in hand["events"] if e["type"] == "deal")

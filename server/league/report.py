@@ -1,0 +1,88 @@
+"""What a league shows the world: its report in Redis and the protocol's league messages.
+
+``cardroom league run`` publishes a league's *report* to the server's Redis after every
+match (:func:`report`: the settings without session tokens or programs, and every match
+record); any server then answers ``list_leagues`` and ``league`` from it
+(:func:`summary`, :func:`league_message`), so the browser's league page and a league's
+own clients read standings, each entrant's result over the deals and the matches'
+rooms (whose hands the ``history`` message returns) over the ordinary protocol.
+All functions here are pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from . import stats
+from .files import League
+
+Match = dict[str, Any]
+
+
+def report(league: League, matches: list[Match], now_ms: int) -> dict[str, Any]:
+    """The league as published: public settings, entrant names and strategies, matches."""
+    settings = asdict(league)
+    settings["entrants"] = [{"name": e.name, "strategy": e.strategy, "program": e.command is not None}
+                            for e in league.entrants]
+    return {"league": settings, "matches": matches, "updated_ms": now_ms}
+
+
+def summary(rep: dict[str, Any]) -> dict[str, Any]:
+    """One league in the ``leagues`` list."""
+    league = rep["league"]
+    matches = rep["matches"]
+    return {
+        "name": league["name"], "game": league["game"], "seats": league["seats"], "hands": league["hands"],
+        "entrants": [e["name"] for e in league["entrants"]], "matches": len(matches),
+        "done": sum(m.get("status") == "done" for m in matches), "updated_ms": rep.get("updated_ms"),
+    }
+
+
+def row_json(row: stats.Row) -> dict[str, Any]:
+    """A standings row as plain data (an interval of fewer than two samples: width null)."""
+    data = asdict(row)
+    width = row.result.half_width
+    data["result"] = {"mean": row.result.mean, "half_width": width if width != float("inf") else None,
+                      "n": row.result.n, "unit": row.unit}
+    return data
+
+
+def series(matches: list[Match]) -> dict[str, list[float]]:
+    """Each entrant's cumulative result in the game's unit (bb/100 counts as bb) after
+    each deal it played, finished matches in order: the points of the league chart."""
+    out: dict[str, list[float]] = {}
+    for match in matches:
+        if match.get("status") != "done":
+            continue
+        for name, samples in stats.deal_samples(match).items():
+            line = out.setdefault(name, [])
+            total = line[-1] if line else 0.0
+            for x in samples:
+                total += x
+                line.append(round(total, 4))
+    return out
+
+
+def league_message(rep: dict[str, Any]) -> dict[str, Any]:
+    """The ``league`` message: settings, standings, chart series and the matches."""
+    league = rep["league"]
+    matches = rep["matches"]
+    done = [m for m in matches if m.get("status") == "done"]
+    unit, _ = stats.UNITS[league["game"]]
+    return {
+        "t": "league", "name": league["name"], "game": league["game"], "unit": unit,
+        "settings": {k: league[k] for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
+                                            "config")},
+        "entrants": league["entrants"],
+        "standings": [row_json(r) for r in stats.standings(done)] if done else [],
+        "series": series(matches),
+        "series_unit": "bb" if league["game"] == "holdem" else unit.split("/")[0],
+        "matches": [{
+            "match": m["match"], "round": m.get("round"), "status": m.get("status"), "entrants": m["entrants"],
+            "rooms": m["rooms"], "deals": m.get("deals"), "commitment": m.get("commitment"), "seed": m.get("seed"),
+            "same_decks": m.get("same_decks"), "started_ms": m.get("started_ms"),
+            "results": {name: sum(h["results"].get(name, 0) for h in m.get("hands", ())) for name in m["entrants"]},
+        } for m in matches],
+        "updated_ms": rep.get("updated_ms"),
+    }
