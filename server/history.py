@@ -197,6 +197,10 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
         return f"{who} re-buys {event['amount']} (stack {event['stack']})"
     if kind == "stack_reset":
         return f"{who}'s stack is reset to {event['stack']} for the next deal ({event['amount']:+d})"
+    if kind == "eliminated":
+        return f"{who} is out of chips: eliminated in place {event['place']}"
+    if kind == "placed":
+        return f"{who} finishes in place {event['place']}"
     if kind == "room_closed":
         if event.get("reason") == "match_over":
             return "The match is over: the room is closed"

@@ -47,6 +47,8 @@ ROOM_EVENTS: dict[str, str] = {
     "hand_ended": "the hand is over: hand number, final stacks by seat",
     "rebuy": "a busted (or too short) bot seat bought in again with newly granted chips: seat, player, amount, stack",
     "stack_reset": "a league room's seat set back to the match's stack after a hand: seat, player, amount, stack",
+    "eliminated": "a sit-and-go league seat ran out of chips and is out: seat, player, place",
+    "placed": "a sit-and-go league match is over: the seats still in placed by stack (1 = winner): seat, player, place",
     "room_closed": "the room is closed: nobody sat in it for --empty-room-minutes (reason empty), or its "
                    "league match is over (reason match_over); its history stays",
 }

@@ -33,6 +33,14 @@ from .schedule import groups
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
 #: a match's stack in result units (the big blind, the ante, the stake) unless --stack
 DEFAULT_STACK_UNITS = {"holdem": 200, "zhajinhua": 1000, "doudizhu": 1000}
+SNG_STACK_BB = 75  # a sit-and-go's starting stack in big blinds (1,500 at 10/20)
+#: a sit-and-go's blind levels as multiples of the configured blinds (10/20, 15/30, 25/50, ...)
+SNG_LEVELS = (1, 1.5, 2.5, 5, 7.5, 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, 300, 400)
+
+
+def blind_levels(config: dict[str, Any]) -> list[list[int]]:
+    """A sit-and-go's blind schedule from the game's blinds (the first level)."""
+    return [[max(1, round(config["small_blind"] * m)), max(1, round(config["big_blind"] * m))] for m in SNG_LEVELS]
 Out = Callable[[str], None]
 
 
@@ -63,6 +71,10 @@ def add_command(subparsers: Any) -> None:
                    help="a bot's turn clock; the timeout action plays when it runs out (default 5)")
     c.add_argument("--config", default=None, help="the game's options as JSON, e.g. '{\"big_blind\": 20}'")
     c.add_argument("--no-duplicate", action="store_true", help="one room per match instead of one per seating")
+    c.add_argument("--format", choices=("deals", "sng"), default="deals",
+                   help="deals: stacks reset every hand, results in chips (default); sng: a Hold'em sit-and-go, "
+                        "stacks kept, blinds rising, results in finishing places (--hands caps its length)")
+    c.add_argument("--level-hands", type=int, default=10, help="sng: hands per blind level (default 10)")
     c.set_defaults(league_func=_create)
 
     e = sub.add_parser("enter", help="register an entrant: a built-in strategy or your bot's command")
@@ -118,11 +130,17 @@ def _create(args: argparse.Namespace, out: Out) -> int:
     if args.hands < 1 or args.action_seconds < 0.1:
         raise LeagueError("--hands must be at least 1 and --action-seconds at least 0.1", 2)
     unit = int(config[UNIT_FIELDS[args.game]])
+    sng = args.format == "sng"
+    if sng and (args.game != "holdem" or args.level_hands < 1):
+        raise LeagueError("--format sng is for holdem, with --level-hands of at least 1", 2)
     league = League(name=args.name, game=args.game, seats=seats, hands=args.hands,
-                    stack=args.stack or DEFAULT_STACK_UNITS[args.game] * unit, unit=unit,
-                    action_seconds=args.action_seconds, duplicate=not args.no_duplicate, config=config)
+                    stack=args.stack or (SNG_STACK_BB if sng else DEFAULT_STACK_UNITS[args.game]) * unit, unit=unit,
+                    action_seconds=args.action_seconds, duplicate=not args.no_duplicate, config=config,
+                    format=args.format, levels=blind_levels(config) if sng else [], level_hands=args.level_hands)
     leagues.save(league)
-    out(f"league {args.name}: {args.game}, {seats} per match, {args.hands} deals per match"
+    what = (f"sit-and-go of at most {args.hands} hands, blinds up every {args.level_hands} hands"
+            if sng else f"{args.hands} deals per match")
+    out(f"league {args.name}: {args.game}, {seats} per match, {what}"
         f"{' (duplicate)' if league.duplicate else ''}, stack {league.stack}; "
         f"enter bots with: cardroom league enter {args.name} --entrant NAME --strategy smart")
     return 0

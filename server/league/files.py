@@ -46,6 +46,12 @@ class League:
     duplicate: bool = True
     config: dict[str, Any] = field(default_factory=dict)
     entrants: list[Entrant] = field(default_factory=list)
+    # "deals": stacks reset every hand, results in chips; "sng": a Hold'em sit-and-go,
+    # stacks kept, blinds by ``levels`` ([small, big], ``level_hands`` hands each), results
+    # in finishing places; ``hands`` is then a safety cap
+    format: str = "deals"
+    levels: list[list[int]] = field(default_factory=list)
+    level_hands: int = 10
 
     def entrant(self, name: str) -> Entrant:
         for e in self.entrants:

@@ -72,26 +72,37 @@ def league_table(league: League, game: Game, room: str, seating: tuple[str, ...]
         events.append({"type": "joined", "seat": i, "player": e.player, "name": e.name, "stack": league.stack})
     table = tbl.Table(room=room, game=game.name, options=options, config=config, seats=seats, version=1,
                       code=new_join_code(), next_hand_ms=now_ms + round(START_SECONDS * 1000),
-                      league={"match": match, "seed": seed, "hands": league.hands, "stack": league.stack})
+                      league={"match": match, "seed": seed, "hands": league.hands, "stack": league.stack,
+                              **({"format": "sng", "levels": league.levels, "level_hands": league.level_hands}
+                                 if league.format == "sng" else {})})
     table.next_seed = fairness.match_hand_seed(seed, match, 1)
     return table, events
 
 
 def hand_results(entries: list[tuple[int, list[dict[str, Any]]]], seating: tuple[str, ...], stack: int
-                 ) -> tuple[list[dict[str, Any]], dict[int, str]]:
-    """Each hand's chips won per entrant (its final stack less the match's stack), and
-    each deal's commitment, from a room's event stream."""
+                 ) -> tuple[list[dict[str, Any]], dict[int, str], dict[str, int]]:
+    """From a room's event stream: each hand's chips won per entrant (its stack after
+    the hand less its stack before: the match's stack, or in a sit-and-go what the last
+    hand left it), each deal's commitment, and a sit-and-go's places by entrant."""
     hands = []
     commitments: dict[int, str] = {}
+    places: dict[str, int] = {}
+    before = [stack] * len(seating)
     for _version, events in entries:
         for e in events:
-            if e.get("type") == "hand_started":
+            kind = e.get("type")
+            if kind == "hand_started":
                 commitments[e["hand_no"]] = (e.get("fairness") or {}).get("commitment", "")
-            elif e.get("type") == "hand_ended":
-                results = {seating[i]: s - stack for i, s in enumerate(e.get("stacks", ()))
+            elif kind == "hand_ended":
+                results = {seating[i]: s - before[i] for i, s in enumerate(e.get("stacks", ()))
                            if s is not None and i < len(seating)}
+                before = [s if s is not None else b for s, b in zip(e.get("stacks", ()), before, strict=False)]
                 hands.append({"deal": e["hand_no"], "results": results})
-    return hands, commitments
+            elif kind == "stack_reset" and e["seat"] < len(seating):
+                before[e["seat"]] = e["stack"]
+            elif kind in ("eliminated", "placed") and e["seat"] < len(seating):
+                places[seating[e["seat"]]] = e["place"]
+    return hands, commitments, places
 
 
 class Programs:
@@ -144,6 +155,7 @@ async def run_match(store: Store, league: League, group: tuple[str, ...], url: s
     record: dict[str, Any] = {
         "match": match, "league": league.name, "game": league.game, "unit": league.unit,
         "entrants": list(group), "duplicate": league.duplicate, "deals": league.hands, "stack": league.stack,
+        "format": league.format,
         "commitment": fairness.commitment(seed), "started_ms": int(time.time() * 1000),
         "rooms": [{"room": room, "seats": list(seating)} for room, seating in rooms],
     }
@@ -167,17 +179,20 @@ async def run_match(store: Store, league: League, group: tuple[str, ...], url: s
         log(f"match {match}: ended entrant programs still running after the match: {', '.join(ended)}")
     hands: list[dict[str, Any]] = []
     by_room: list[dict[int, str]] = []
-    for room, seating in rooms:
-        played, commitments = hand_results(await store.room_events(room), seating, league.stack)
+    for k, (room, seating) in enumerate(rooms):
+        played, commitments, places = hand_results(await store.room_events(room), seating, league.stack)
         hands += [dict(h, room=room) for h in played]
         by_room.append(commitments)
+        if league.format == "sng":
+            record["rooms"][k]["places"] = places
         for name in seating:
             await store.hold_seat(league.entrant(name).player, room, held=False)
     deals = set().union(*(set(c) for c in by_room))
     record.update(
         hands=hands, seed=seed, finished_ms=int(time.time() * 1000),
         status="done" if closed else "incomplete",
-        same_decks=all(len({c.get(d) for c in by_room}) == 1 for d in deals),
+        # (a sit-and-go's rooms may end after different numbers of hands: compare those all played)
+        same_decks=all(len({c[d] for c in by_room if d in c}) == 1 for d in deals),
     )
     return record
 

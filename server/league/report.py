@@ -69,11 +69,11 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
     league = rep["league"]
     matches = rep["matches"]
     done = [m for m in matches if m.get("status") == "done"]
-    unit, _ = stats.UNITS[league["game"]]
+    unit = "place" if league.get("format") == "sng" else stats.UNITS[league["game"]][0]
     return {
         "t": "league", "name": league["name"], "game": league["game"], "unit": unit,
-        "settings": {k: league[k] for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
-                                            "config")},
+        "settings": {k: league.get(k) for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
+                                                "config", "format", "levels", "level_hands")},
         "entrants": league["entrants"],
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],
         "series": series(matches),
@@ -83,6 +83,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
             "rooms": m["rooms"], "deals": m.get("deals"), "commitment": m.get("commitment"), "seed": m.get("seed"),
             "same_decks": m.get("same_decks"), "started_ms": m.get("started_ms"),
             "results": {name: sum(h["results"].get(name, 0) for h in m.get("hands", ())) for name in m["entrants"]},
+            "hands": len(m.get("hands", ())),
         } for m in matches],
         "updated_ms": rep.get("updated_ms"),
     }

@@ -222,6 +222,27 @@ def _chips(match: Match) -> dict[str, int | float]:
     return totals
 
 
+def place_samples(match: Match) -> dict[str, list[float]]:
+    """A sit-and-go match's finishing places per entrant, one per room (1 = winner)."""
+    out: dict[str, list[float]] = {name: [] for name in _entrants(match)}
+    for room in match["rooms"]:
+        for name, place in (room.get("places") or {}).items():
+            out[name].append(float(place))
+    return out
+
+
+def _sng(match: Match) -> bool:
+    return match.get("format") == "sng"
+
+
+def _score(match: Match) -> dict[str, float]:
+    """What ranks the entrants of ``match`` (higher is better): chips won, or in a
+    sit-and-go the mean finishing place, negated."""
+    if not _sng(match):
+        return dict(_chips(match))
+    return {name: -sum(p) / len(p) if p else -math.inf for name, p in place_samples(match).items()}
+
+
 def _done(matches: Iterable[Match]) -> list[Match]:
     return [m for m in matches if m.get("status") == "done"]
 
@@ -232,7 +253,8 @@ def ratings(matches: Iterable[Match], model: RatingModel | None = None) -> dict[
     ``model`` defaults to ``openskill.models.PlackettLuce()``; every entrant starts at
     ``model.rating(name=entrant)``. Each match with status ``"done"`` and at least two
     entrants is one ``model.rate`` call, one single-player team per entrant, ranked by
-    chips won in the match (rank 1 + the number of entrants with more chips, so equal
+    chips won in the match, or a sit-and-go's mean finishing place over its rooms (rank
+    1 + the number of entrants who did better, so equal
     chips are a tie); other matches are skipped. Deterministic for a given input.
     Returns the model's rating objects (``mu``, ``sigma``, ``ordinal()``) by name.
     """
@@ -242,14 +264,14 @@ def ratings(matches: Iterable[Match], model: RatingModel | None = None) -> dict[
         model = PlackettLuce()
     table: dict[str, Rating] = {}
     for match in _done(matches):
-        chips = _chips(match)
-        entrants = list(chips)
+        score = _score(match)
+        entrants = list(score)
         for name in entrants:
             if name not in table:
                 table[name] = model.rating(name=name)
         if len(entrants) < 2:
             continue
-        ranks = [1 + sum(c > chips[name] for c in chips.values()) for name in entrants]
+        ranks = [1 + sum(c > score[name] for c in score.values()) for name in entrants]
         teams = model.rate([[table[name]] for name in entrants], ranks=ranks)
         for name, team in zip(entrants, teams, strict=True):
             table[name] = team[0]
@@ -262,7 +284,8 @@ def standings(matches: Iterable[Match]) -> list[Row]:
     All matches must be of one game in :data:`UNITS` (``ValueError`` naming the games
     found otherwise). Only matches with status ``"done"`` count, for the rating and the
     result alike, so an entrant of unfinished matches only has no row. ``result`` is the
-    :func:`interval` over all the entrant's :func:`deal_samples`. Rows are sorted by
+    :func:`interval` over all the entrant's :func:`deal_samples` (a sit-and-go league's:
+    its :func:`place_samples`, in unit ``place``). Rows are sorted by
     rating ordinal, highest first, then by entrant name.
     """
     matches = list(matches)
@@ -274,8 +297,9 @@ def standings(matches: Iterable[Match]) -> list[Row]:
     game = games[0]
     if game not in UNITS:
         raise ValueError(f"unknown game {game!r}; known: {', '.join(UNITS)}")
-    label, factor = UNITS[game]
     done = _done(matches)
+    sng = any(_sng(m) for m in done)
+    label, factor = ("place", 1.0) if sng else UNITS[game]
     count: dict[str, int] = {}
     chips: dict[str, int | float] = {}
     samples: dict[str, list[float]] = {}
@@ -283,7 +307,7 @@ def standings(matches: Iterable[Match]) -> list[Row]:
         for name, won in _chips(match).items():
             count[name] = count.get(name, 0) + 1
             chips[name] = chips.get(name, 0) + won
-        for name, values in deal_samples(match).items():
+        for name, values in (place_samples(match) if sng else deal_samples(match)).items():
             samples.setdefault(name, []).extend(values)
     rated = ratings(done)
     rows = [

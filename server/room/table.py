@@ -80,7 +80,11 @@ class Table:
     # seed (secret until the match ends), "hands": deals to play, "stack": every seat's
     # stack at the start of each hand}. Its decks come from the match seed; its seats are
     # held (no leaving, no sitting out) and reset to "stack" after each hand; it closes
-    # after "hands" hands.
+    # after "hands" hands. A sit-and-go ("format": "sng", Hold'em) keeps the stacks
+    # instead: the blinds rise by "levels" ([small, big] pairs, "level_hands" hands each),
+    # a seat out of chips is eliminated with its place ("places": seat -> place), and the
+    # room closes when one seat holds every chip (or after "hands" hands, a safety cap:
+    # the rest placed by stack).
     league: dict[str, Any] | None = None
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
@@ -403,7 +407,7 @@ def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
         (s.player, s.stack) if i in ready and s is not None else None
         for i, s in enumerate(table.seats)
     ]
-    config = dict(table.config, button=button)
+    config = dict(table.config, button=button, **sng_blinds(table))
     table.hand = game.new_hand(config, seats, deck)
     table.button = button
     table.hand_no += 1
@@ -499,18 +503,55 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     return events
 
 
+def sng_blinds(table: Table) -> dict[str, int]:
+    """A sit-and-go's blinds for the next hand (its level), else nothing to override."""
+    league = table.league
+    if league is None or league.get("format") != "sng":
+        return {}
+    levels = league["levels"]
+    small, big = levels[min(table.hand_no // league["level_hands"], len(levels) - 1)]
+    return {"small_blind": small, "big_blind": big}
+
+
+def _sng_places(table: Table, over: bool) -> list[Event]:
+    """Eliminate the seats this hand left without chips, worst place first: of two out in
+    the same hand, the one that started it with more chips places better (equal: the
+    same place). Once ``over``, the seats still in are placed by stack the same way."""
+    league = table.league
+    assert league is not None
+    places: dict[str, int] = dict(league.get("places", {}))  # a new dict: clone() shares league
+    start = table.hand.start_stacks
+    alive = [i for i, s in enumerate(table.seats) if s is not None and s.stack > 0]
+    out = [i for i, s in enumerate(table.seats) if s is not None and s.stack == 0 and str(i) not in places]
+    groups = [(out, lambda i: start[i] or 0, len(alive))]
+    if over:
+        groups.append((alive, lambda i: table.seats[i].stack, 0))  # type: ignore[union-attr]
+    events: list[Event] = []
+    for seats, size, better in groups:
+        for i in sorted(seats, key=size):
+            place = better + 1 + sum(size(j) > size(i) for j in seats)
+            places[str(i)] = place
+            events.append({"type": "eliminated" if i in out else "placed", "seat": i,
+                           "player": table.seats[i].player, "place": place})  # type: ignore[union-attr]
+    table.league = {**league, "places": places}
+    return events
+
+
 def _league_hand_ended(table: Table) -> list[Event]:
     """After a league hand: every seat back to the match's stack (``stack_reset``: the
     chips added, or taken when negative, count as granted), and once the match's hands
     are played, to 0, and the room closes (``room_closed``, reason ``match_over``): the
-    seats may then be left, with nothing to cash out."""
+    seats may then be left, with nothing to cash out. A sit-and-go keeps the stacks,
+    places the seats it eliminates, and is over when one seat has every chip."""
     league = table.league
     assert league is not None
-    over = table.hand_no >= league["hands"]
+    sng = league.get("format") == "sng"
+    alive = sum(1 for s in table.seats if s is not None and s.stack > 0)
+    over = table.hand_no >= league["hands"] or (sng and alive <= 1)
+    events: list[Event] = _sng_places(table, over) if sng else []
     target = 0 if over else league["stack"]  # the match's chips leave with the match
-    events: list[Event] = []
     for i, info in enumerate(table.seats):
-        if info is not None and info.stack != target:
+        if info is not None and info.stack != target and (over or not sng):
             amount = target - info.stack
             info.stack = target
             events.append({"type": "stack_reset", "seat": i, "player": info.player, "amount": amount,
@@ -526,7 +567,11 @@ def public_league(table: Table) -> dict[str, Any] | None:
     """What players see of a league room's match: its id and length (not its seed)."""
     if table.league is None:
         return None
-    return {"match": table.league["match"], "hands": table.league["hands"]}
+    league = table.league
+    shown = {"match": league["match"], "hands": league["hands"]}
+    if league.get("format") == "sng":
+        shown.update(format="sng", level=sng_blinds(table), places=league.get("places", {}))
+    return shown
 
 
 def _bot_needs_chips(info: SeatInfo, final_stack: int | None) -> bool:

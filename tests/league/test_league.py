@@ -184,3 +184,26 @@ def test_the_league_is_readable_over_the_protocol_with_its_matches_hands(cluster
     for hand in history["hands"]:
         assert hand["viewer"] is None  # as a spectator: no hole cards unless shown
         assert all(not e.get("cards") for e in hand["events"] if e["type"] == "deal")
+
+
+def test_a_sit_and_go_league_places_everyone_and_ranks_by_place(cluster):
+    r, server, tmp = cluster
+    league(tmp, r, "create", "sng", "--game", "holdem", "--format", "sng", "--seats", "3", "--stack", "200",
+           "--level-hands", "2", "--hands", "80", "--action-seconds", "2",
+           "--config", '{"small_blind": 10, "big_blind": 20}')
+    for entrant, strategy in (("ann", "smart"), ("bo", "random"), ("cy", "random")):
+        league(tmp, r, "enter", "sng", "--entrant", entrant, "--strategy", strategy)
+    league(tmp, r, "run", "sng", "--url", server.ws_url)
+    (m,) = [json.loads(line) for line in (tmp / "leagues" / "sng" / "matches.jsonl").read_text().splitlines()]
+    assert m["status"] == "done" and m["format"] == "sng" and m["same_decks"], m
+    assert len(m["rooms"]) == 3  # the three rotations of one table over the same decks
+    for room in m["rooms"]:
+        assert sorted(room["places"]) == ["ann", "bo", "cy"] and 1 in room["places"].values()
+        events = events_of(r, room["room"])
+        closed = [e for e in events if e["type"] == "room_closed"]
+        assert closed == [{"type": "room_closed", "reason": "match_over"}]
+        big = [e["big_blind"] for e in events if e["type"] == "hand_start"]
+        assert big[:2] == [20, 20] and (len(big) < 3 or big[2] == 30)  # the blinds go up every 2 hands
+    rows = [json.loads(line) for line in league(tmp, r, "standings", "sng", "--json").stdout.splitlines()]
+    assert {row["entrant"] for row in rows} == {"ann", "bo", "cy"}
+    assert all(row["unit"] == "place" and 1 <= row["result"]["mean"] <= 3 for row in rows)

@@ -255,6 +255,8 @@ ROOM_EVENT_SAMPLES = [
     {"type": "hand_ended", "hand_no": 4, "stacks": [None, 0, 2500]},
     {"type": "rebuy", "seat": 2, "player": "bot-r-2", "amount": 300, "stack": 2000},
     {"type": "stack_reset", "seat": 1, "player": "p-b", "amount": -150, "stack": 2000},
+    {"type": "eliminated", "seat": 1, "player": "p-b", "place": 2},
+    {"type": "placed", "seat": 2, "player": "p-c", "place": 1},
     {"type": "room_closed", "reason": "empty"},
     {"type": "room_closed", "reason": "match_over"},
 ]
@@ -279,6 +281,8 @@ def test_every_room_event_type_has_its_words():
         "Hand 4 ends; stacks: Bob 0, Bot Ada 2500",
         "Bot Ada re-buys 300 (stack 2000)",
         "Bob's stack is reset to 2000 for the next deal (-150)",
+        "Bob is out of chips: eliminated in place 2",
+        "Bot Ada finishes in place 1",
         "The room is closed: nobody sat in it for a while",
         "The match is over: the room is closed",
     ]

@@ -76,3 +76,55 @@ def test_mirrored_rooms_deal_the_same_decks_from_the_match_seed():
     assert ca.table.hand.hole == cb.table.hand.hole  # seat by seat: the players swapped
     assert ca.table.fair["server_seed"] == fairness.match_hand_seed(SEED, "m-1", 1)
     assert ca.table.fair["context"] == "m-1" and ca.table.fair["seeds"] == []
+
+
+SNG = League(name="s", game="holdem", seats=3, hands=200, stack=300, unit=20, action_seconds=5.0,
+             entrants=[Entrant("ann", "p-ann", "t1"), Entrant("bo", "p-bo", "t2"), Entrant("cy", "p-cy", "t3")],
+             format="sng", levels=[[10, 20], [20, 40], [50, 100]], level_hands=2)
+
+
+def test_a_sit_and_go_keeps_stacks_raises_blinds_eliminates_and_places_everyone():
+    table, _ = league_table(SNG, GAME, "r-s", ("ann", "bo", "cy"), "m-s", SEED, now_ms=0)
+    ids = (f"x{i}" for i in itertools.count())
+    core = RoomCore(GAME, table, new_id=lambda: next(ids), rng=random.Random(1))
+    now, events, blinds = 10_000, [], []
+    while not core.table.closed:
+        change = core.due(now)
+        assert change is not None and change.kind == "start", "the sit-and-go stopped before one seat had every chip"
+        core.stored(change)
+        blinds.append((core.table.hand.small_blind, core.table.hand.big_blind))
+        events += change.events
+        while tbl.playing(core.table):  # everyone all-in preflop or calls it: someone busts soon
+            seat = core.table.hand.to_act
+            legal = GAME.view(core.table.hand, seat)["legal"]
+            action = {"type": "all_in"} if legal.get("all_in") else {"type": "call"} if legal.get("call") \
+                else {"type": "check"}
+            change = core.handle(Act(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), now)
+            core.stored(change)
+            events += change.events
+        assert sum(s.stack for s in core.table.seats) in (900, 0)  # no chips made or lost until it ends
+        now += 1000
+    assert blinds[:5] == [(10, 20), (10, 20), (20, 40), (20, 40), (50, 100)][:len(blinds)]
+    placed = [e for e in events if e["type"] in ("eliminated", "placed")]
+    assert sorted(e["place"] for e in placed) == [1, 2, 3] or len({e["place"] for e in placed}) < 3  # ties share
+    assert [e["type"] for e in placed][-1] == "placed" and placed[-1]["place"] == 1
+    assert {e["seat"] for e in placed} == {0, 1, 2}
+    assert core.table.league["places"] == {str(e["seat"]): e["place"] for e in placed}
+    assert {"type": "room_closed", "reason": "match_over"} in events
+    assert all(s.stack == 0 for s in core.table.seats)  # the chips leave with the match
+    out = [e for e in events if e["type"] == "eliminated"]
+    for e in out:  # an eliminated seat is never dealt again
+        later = [x for x in events[events.index(e):] if x["type"] == "hand_started"]
+        assert all(e["seat"] not in x["seats"] for x in later)
+
+
+def test_a_sit_and_go_places_two_seats_out_in_one_hand_by_their_starting_stacks():
+    table, _ = league_table(SNG, GAME, "r-t", ("ann", "bo", "cy"), "m-t", SEED, now_ms=0)
+    table.hand_no = 1
+    table.seats[0].stack, table.seats[1].stack, table.seats[2].stack = 0, 0, 900
+    table.hand = GAME.new_hand(dict(table.config, button=0), [("p-ann", 100), ("p-bo", 200), ("p-cy", 600)],
+                               list(range(52)))
+    events = tbl._league_hand_ended(table)
+    places = {e["seat"]: e["place"] for e in events if e["type"] in ("eliminated", "placed")}
+    assert places == {0: 3, 1: 2, 2: 1}  # bo started the hand with more than ann
+    assert table.closed
