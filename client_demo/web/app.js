@@ -1,13 +1,15 @@
 // The browser demo: wires the connection, the lobby and the tables together.
 //
 // State flows one way: server messages update `store`, then the visible screen is
-// re-rendered from `store` (the lobby's room list, or the current table). Tables render
-// from the `room` snapshot alone; events feed the hand-history panel and short notices.
+// re-rendered from `store` (the lobby's room list, the current table, or a league page).
+// Tables render from the `room` snapshot alone; events feed the hand-history panel and
+// short notices. Routes: `#/room/<id>` (a table), `#/leagues` and `#/league/<name>`.
 
 import { Connection, forgetToken, storedToken } from "./net.js";
 import { h, clear, chips } from "./dom.js";
 import { Lobby, detectCjkFont } from "./lobby.js";
 import { TableScreen } from "./table.js";
+import { LeagueScreen } from "./league.js";
 import { freshSeed } from "./verify.js";
 import { t, tMaybe, lang, setLang, onLangChange, applyLang } from "./i18n.js";
 import { effectsOn, setEffects, applyEffects } from "./fx.js";
@@ -21,7 +23,8 @@ export const store = {
   rooms: [],
   snaps: new Map(),   // room id -> latest room snapshot
   logs: new Map(),    // room id -> [{text, cls}]
-  current: null,      // room id shown, or null for the lobby
+  current: null,      // room id shown, or null for the lobby (or a league page)
+  page: null,         // with no room shown: null (the lobby), {kind: "leagues"} or {kind: "league", name}
   spectating: new Set(),
   seated: new Set(),  // rooms where this player holds a seat
   codes: new Map(),   // room id -> join code of a private room (from its link or snapshot)
@@ -32,6 +35,7 @@ export const store = {
 const main = document.getElementById("main");
 const lobby = new Lobby({ conn, store, app: null });
 const table = new TableScreen({ conn, store, app: null });
+const leagues = new LeagueScreen({ conn, store, app: null });
 
 // --- toasts ------------------------------------------------------------------------------
 
@@ -132,6 +136,8 @@ export const app = {
     }
     if (store.current && store.snaps.has(store.current)) {
       table.render(main, store.snaps.get(store.current));
+    } else if (store.page) {
+      leagues.render(main, store.page);
     } else {
       lobby.render(main);
     }
@@ -139,13 +145,29 @@ export const app = {
 
   openRoom(roomId) {
     store.current = roomId;
+    store.page = null;
     if (location.hash !== roomHash(roomId)) history.pushState(null, "", roomHash(roomId));
     this.render();
   },
 
   toLobby() {
     store.current = null;
+    store.page = null;
     if (location.hash) history.pushState(null, "", location.pathname);
+    this.render();
+  },
+
+  /** The list of leagues (`#/leagues`), fetched afresh. */
+  openLeagues() { this.openPage({ kind: "leagues" }); },
+
+  /** One league's page (`#/league/<name>`), fetched afresh. */
+  openLeague(name) { this.openPage({ kind: "league", name }); },
+
+  openPage(page) {
+    store.current = null;
+    store.page = page;
+    if (location.hash !== pageHash(page)) history.pushState(null, "", pageHash(page));
+    leagues.refresh(page);
     this.render();
   },
 
@@ -232,6 +254,7 @@ export const app = {
 };
 lobby.app = app;
 table.app = app;
+leagues.app = app;
 
 // --- server messages ------------------------------------------------------------------------
 
@@ -254,7 +277,7 @@ conn.on("welcome", async (w) => {
   if (!store.current) {
     if (wanted && (seated.has(wanted))) store.current = wanted;
     else if (wanted) { app.spectate(wanted); }
-    else if (w.seats.length) store.current = w.seats[0].room;
+    else if (w.seats.length && !store.page) store.current = w.seats[0].room;
   }
   for (const roomId of store.spectating) {
     if (!seated.has(roomId)) conn.request(spectateMsg(roomId), { quiet: true }).catch(() => store.spectating.delete(roomId));
@@ -387,9 +410,28 @@ function roomFromHash() {
   return m[1];
 }
 
+/** The league page a link names: #/leagues, or #/league/<name>; null for anything else. */
+function pageFromHash() {
+  if (location.hash === "#/leagues") return { kind: "leagues" };
+  const m = location.hash.match(/^#\/league\/([^/]+)$/);
+  if (!m) return null;
+  try { return { kind: "league", name: decodeURIComponent(m[1]) }; } catch (err) { return null; }
+}
+
+function pageHash(page) {
+  return page.kind === "leagues" ? "#/leagues" : `#/league/${encodeURIComponent(page.name)}`;
+}
+
 function followHash() {
   const wanted = roomFromHash();
-  if (!wanted) { store.current = null; app.render(); return; }
+  if (!wanted) {
+    store.current = null;
+    store.page = pageFromHash();
+    if (store.page) leagues.refresh(store.page);
+    app.render();
+    return;
+  }
+  store.page = null;
   if (store.snaps.has(wanted)) { store.current = wanted; app.render(); }
   else if (store.welcome) app.spectate(wanted); // a link to a room we do not show yet (an invitation)
 }
@@ -402,6 +444,7 @@ document.getElementById("conn").addEventListener("click", () => {
 
 // --- start ---------------------------------------------------------------------------------
 
+store.page = pageFromHash();
 applyLang();
 applyEffects();
 detectCjkFont();

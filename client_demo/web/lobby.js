@@ -1,11 +1,11 @@
 // The lobby: pick a name, see the tables live, create one, join a seat or watch,
-// and "play now" per game.
+// "play now" per game, and the way to the bot leagues (league.js).
 
 import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
 import { t, tMaybe, lang } from "./i18n.js";
 
-const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
+export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
 const CHINESE = { zhajinhua: "炸金花", doudizhu: "斗地主" };
 
 // The options shown up front in the create form (the rest go under "More rules").
@@ -79,7 +79,9 @@ export class Lobby {
           h("div", { class: "room-filters" },
             h("select", { "data-testid": "filter-game", "aria-label": t("lobby.game"), onchange: (e) => { this.filter.game = e.target.value; this.filter.stakes = ""; this.renderRooms(); } }),
             h("select", { "data-testid": "filter-stakes", "aria-label": t("lobby.stakes"), onchange: (e) => { this.filter.stakes = e.target.value; this.renderRooms(); } }),
-            h("span", { class: "muted small" }, t("lobby.live")))),
+            h("span", { class: "muted small wide-only" }, t("lobby.live")),
+            h("button", { class: "btn small leagues-btn", type: "button", "data-testid": "open-leagues",
+              title: t("lobby.leagues_title"), onclick: () => this.app.openLeagues() }, t("lobby.leagues")))),
         h("div", { class: "rooms", "data-testid": "rooms" })),
       h("p", { class: "muted small foot" },
         t("lobby.playing_as"), h("b", {}, this.store.welcome.name), lang() === "zh" ? "。" : ". ",
@@ -311,7 +313,7 @@ function readOption(el) {
 }
 
 /** Stakes text from a lobby room summary, when the server includes the table config. */
-function describeStakes(r) {
+export function describeStakes(r) {
   const c = r.config || r.stakes;
   if (!c || typeof c !== "object") return "";
   if (r.game === "holdem" && c.small_blind) return t("lobby.blinds", { sb: chips(c.small_blind), bb: chips(c.big_blind) });

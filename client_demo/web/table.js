@@ -379,16 +379,10 @@ export class TableScreen {
   /** History panel lines for hands fetched with `history` (those not already logged live). */
   historyLines(snap, hands) {
     const ui = this.uiFor(snap.room);
-    const module = GAMES[snap.game];
     const lines = [];
     for (const hand of hands) {
       if ((ui.loggedHands && ui.loggedHands.has(hand.hand)) || ui.partialHand === hand.hand) continue;
-      const names = {};
-      for (const s of hand.seats || []) names[s.seat] = s.name;
-      const ctx = {
-        snap: { ...snap, hand_no: hand.hand }, view: null, game: snap.game, me: hand.viewer, module, ui: {},
-        name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("table.seat", { n: seat + 1 })),
-      };
+      const ctx = historyContext(hand, snap);
       let started = false;
       for (const ev of hand.events || []) {
         if (ev.type === "hand_started") started = true;
@@ -478,8 +472,23 @@ function clockRing(deadline, total) {
   return svg;
 }
 
+/**
+ * The context the game's wording needs for a hand fetched with `history`: seats named
+ * from the hand's own `seats` array (the table's snapshot, or for a hand seen from
+ * elsewhere such as the league page, just `{room, game}`).
+ */
+export function historyContext(hand, snap) {
+  const names = {};
+  for (const s of hand.seats || []) names[s.seat] = s.name;
+  const game = snap.game || hand.game;
+  return {
+    snap: { ...snap, hand_no: hand.hand }, view: null, game, me: hand.viewer ?? null, module: GAMES[game], ui: {},
+    name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("table.seat", { n: seat + 1 })),
+  };
+}
+
 /** The history line of an event: [text or null, class]. */
-function lineFor(ev, ctx) {
+export function lineFor(ev, ctx) {
   const name = ctx.name(ev.seat);
   switch (ev.type) {
     case "joined": return [t(ev.bot ? "log.joined_bot" : "log.joined", { name: ev.name, seat: ev.seat + 1, chips: chips(ev.stack) }), ""];

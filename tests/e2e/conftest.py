@@ -99,10 +99,11 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], port: int, log: Path, data: Path) -> None:
         self.proc = proc
         self.port = port
         self.log = log
+        self.data = data  # its --data-dir: `cardroom league` finds the embedded Redis there
         self.url = f"http://127.0.0.1:{port}/"
         self.ws_url = f"ws://127.0.0.1:{port}/ws"
 
@@ -118,7 +119,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
              "--data-dir", str(data), "--log-level", "WARNING"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )
-    srv = Server(proc, port, log)
+    srv = Server(proc, port, log, data)
     deadline = time.monotonic() + 30
     while True:
         if proc.poll() is not None:

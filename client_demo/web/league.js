@@ -1,0 +1,459 @@
+// The league pages (docs/league.md, "The league page"): every bot league the server knows
+// (`list_leagues`) at #/leagues, and one league (`league`) at #/league/<name>: its
+// settings, the standings with their 95 % intervals, an SVG chart of each entrant's
+// cumulative result over its deals, and the matches, whose rooms' hands (`history`, open
+// to anyone once a league match is over) open in a panel, in the words of the table's
+// hand history (the game module's `describe`, through table.js's `lineFor`).
+
+import { h, clear, chips } from "./dom.js";
+import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
+import { historyContext, lineFor } from "./table.js";
+import { t, tMaybe, lang } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+// line colours, told apart on the dark green page
+const COLORS = ["#f2c14e", "#5ec8ff", "#ff6b9a", "#9be564", "#ff9f43", "#b48cff", "#2ee6c5", "#e8e8e8"];
+// how a league is run, for the empty list (docs/league.md, "Walkthrough")
+const COMMANDS = [
+  "cardroom league create friday --game holdem --hands 200",
+  "cardroom league enter friday --entrant smart --strategy smart",
+  "cardroom league enter friday --entrant random --strategy random",
+  "cardroom league run friday",
+];
+
+export class LeagueScreen {
+  constructor({ conn, store, app }) {
+    this.conn = conn;
+    this.store = store;
+    this.app = app;
+    this.cache = new Map(); // "" (the list) or "league:<name>" -> {data, error, loading, stale}
+    this.hands = new Map(); // room id -> {hands, error, loading}
+    this.shown = null;      // the room whose hands are open: {room, seats}
+    this.main = null;
+    let pending = false;
+    window.addEventListener("resize", () => { // the chart is drawn to its box's width
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; this.drawChart(); });
+    });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.shown) this.closeHands(); });
+  }
+
+  /** A page was navigated to: what was fetched for it is asked again (and shown meanwhile). */
+  refresh(page) {
+    const entry = this.cache.get(cacheKey(page));
+    if (entry) entry.stale = true;
+  }
+
+  render(main, page) {
+    this.main = main;
+    const entry = this.fetch(page);
+    if (page.kind !== "league") this.shown = null;
+    clear(main).append(page.kind === "league" ? this.leagueNode(page.name, entry) : this.listNode(entry));
+    if (this.shown) main.append(this.handsPanel());
+    this.drawChart();
+  }
+
+  /** The page's reply, asked for when missing or stale; the page is drawn again when it comes. */
+  fetch(page) {
+    const key = cacheKey(page);
+    const entry = this.cache.get(key) || {};
+    this.cache.set(key, entry);
+    if ((entry.data || entry.error) && !entry.stale) return entry;
+    if (entry.loading) return entry;
+    entry.loading = true;
+    const msg = page.kind === "league" ? { t: "league", name: page.name } : { t: "list_leagues" };
+    this.conn.request(msg, { quiet: true }).then(
+      (reply) => { entry.data = reply; entry.error = null; entry.stale = false; },
+      (err) => { entry.error = err; entry.stale = offline(err); }, // asked again after the reconnect
+    ).finally(() => {
+      entry.loading = false;
+      if (!offline(entry.error) && this.showing(page)) this.app.render();
+    });
+    return entry;
+  }
+
+  showing(page) {
+    return !this.store.current && this.store.page && cacheKey(this.store.page) === cacheKey(page);
+  }
+
+  /** The top of both pages: a way back, the title and a refresh. */
+  bar(back, title, sub, page) {
+    return h("div", { class: "league-bar" },
+      back,
+      h("div", { class: "league-title" }, h("h1", {}, title), sub ? h("div", { class: "muted small" }, sub) : null),
+      h("button", { class: "btn ghost", type: "button", "data-testid": "league-refresh", title: t("lg.refresh"),
+        "aria-label": t("lg.refresh"), onclick: () => { this.refresh(page); this.app.render(); } }, "↻"));
+  }
+
+  // --- the list of leagues ----------------------------------------------------------------
+
+  listNode(entry) {
+    const leagues = entry.data ? entry.data.leagues : null;
+    const back = h("button", { class: "btn ghost", type: "button", "data-testid": "leagues-to-lobby",
+      onclick: () => this.app.toLobby() }, t("lg.back_lobby"));
+    let body;
+    if (!leagues) body = statusNode(entry);
+    else if (!leagues.length) body = emptyNode();
+    else body = h("div", { class: "league-list", "data-testid": "league-list" }, leagues.map(leagueRow));
+    return h("div", { class: "league-screen", "data-testid": "leagues-page" },
+      this.bar(back, t("lg.title"), null, { kind: "leagues" }),
+      h("section", { class: "panel" }, h("p", { class: "muted intro" }, t("lg.intro")), body));
+  }
+
+  // --- one league -------------------------------------------------------------------------
+
+  leagueNode(name, entry) {
+    const back = h("button", { class: "btn ghost", type: "button", "data-testid": "league-back",
+      onclick: () => this.app.openLeagues() }, t("lg.back"));
+    const page = { kind: "league", name };
+    const L = entry.data;
+    if (!L) {
+      return h("div", { class: "league-screen", "data-testid": "league-page", "data-league": name },
+        this.bar(back, name, null, page), h("section", { class: "panel" }, statusNode(entry, name)));
+    }
+    const colors = colorsOf(L);
+    this.drawn = { L, colors };
+    return h("div", { class: "league-screen", "data-testid": "league-page", "data-league": L.name },
+      this.bar(back, L.name, settingsLine(L), page),
+      h("div", { class: "league-grid" },
+        h("section", { class: "panel" }, h("h2", {}, t("lg.standings")), standingsNode(L, colors)),
+        h("section", { class: "panel chart-panel" }, h("h2", {}, t("lg.chart")),
+          h("div", { class: "chart-box" }), legendNode(L, colors))),
+      h("section", { class: "panel" }, h("h2", {}, t("lg.matches")), this.matchesNode(L, colors)));
+  }
+
+  /** The chart, drawn (again) to the width its box has now. */
+  drawChart() {
+    const box = this.main && this.main.querySelector(".league-screen .chart-box");
+    if (!box || !this.drawn) return;
+    clear(box).append(chartNode(this.drawn.L, this.drawn.colors, box.clientWidth));
+  }
+
+  matchesNode(L, colors) {
+    if (!L.matches.length) return h("p", { class: "muted" }, t("lg.no_matches"));
+    return h("div", { class: "league-matches", "data-testid": "league-matches" },
+      L.matches.map((m) => h("div", { class: `match-row ${m.status}`, "data-testid": `match-${m.match}`,
+        "data-match": m.match, "data-status": m.status },
+      h("div", { class: "match-head" },
+        h("span", { class: "badge" }, t("lg.round", { n: m.round ?? "?" })),
+        h("b", { class: "match-vs" }, m.entrants.join(t("lg.vs"))),
+        h("span", { class: `badge status ${m.status}` }, tMaybe(`lg.status.${m.status}`, {}, m.status)),
+        h("span", { class: "muted small" }, [m.deals ? t("lg.deals_n", { n: m.deals }) : null, m.started_ms ? when(m.started_ms) : null]
+          .filter(Boolean).join(" · "))),
+      h("div", { class: "match-results" },
+        h("span", { class: "muted small" }, t("lg.col_chips")),
+        m.entrants.map((name) => {
+          const won = (m.results || {})[name];
+          return h("span", { class: `match-result ${signClass(won)}`, "data-entrant": name, "data-chips": won ?? "" },
+            swatch(colors.get(name)), `${name} ${signedChips(won)}`);
+        })),
+      h("div", { class: "match-rooms" }, (m.rooms || []).map((r) => h("button", {
+        class: "btn hands-btn", type: "button", "data-testid": `match-hands-${r.room}`, "data-room": r.room,
+        title: t("lg.hands_title", { room: r.room }), onclick: () => this.openHands(r.room, r.seats),
+      }, t("lg.hands"), h("span", { class: "muted small" }, ` ${r.seats.join(" · ")}`)))))));
+  }
+
+  // --- a room's hands ---------------------------------------------------------------------
+
+  openHands(room, seats) {
+    this.shown = { room, seats };
+    const entry = this.hands.get(room);
+    if (!entry || (entry.error && !entry.loading)) {
+      const fresh = { loading: true };
+      this.hands.set(room, fresh);
+      this.conn.request({ t: "history", room, last: 50 }, { quiet: true }).then(
+        (reply) => { fresh.hands = reply.hands || []; },
+        (err) => { fresh.error = err; },
+      ).finally(() => { fresh.loading = false; if (this.shown && this.shown.room === room) this.showPanel(); });
+    }
+    this.showPanel();
+  }
+
+  closeHands() {
+    this.shown = null;
+    if (this.main) for (const el of this.main.querySelectorAll(".hands-backdrop")) el.remove();
+  }
+
+  showPanel() {
+    if (!this.main || !this.main.querySelector(".league-screen")) return;
+    for (const el of this.main.querySelectorAll(".hands-backdrop")) el.remove();
+    this.main.append(this.handsPanel());
+  }
+
+  handsPanel() {
+    const { room, seats } = this.shown;
+    const entry = this.hands.get(room) || { loading: true };
+    let body;
+    if (entry.loading) body = h("p", { class: "muted" }, t("lg.hands_loading"));
+    else if (entry.error) body = h("p", { class: "muted" }, errorText(entry.error));
+    else if (!entry.hands.length) body = h("p", { class: "muted" }, t("lg.no_hands"));
+    else body = h("div", { class: "league-hands", "data-testid": "league-hands" }, entry.hands.map(handNode));
+    return h("div", { class: "last-hand-backdrop hands-backdrop",
+      onclick: (e) => { if (e.target === e.currentTarget) this.closeHands(); } },
+    h("div", { class: "panel last-hand-panel hands-panel", role: "dialog", "aria-label": t("lg.hands"),
+      "data-testid": "hands-panel", "data-room": room, "data-loading": entry.loading ? "1" : "0" },
+    h("div", { class: "create-head" },
+      h("h2", { title: room }, t("lg.hands_of", { seats: seats.join(" · ") })),
+      h("button", { class: "btn ghost", type: "button", "data-testid": "hands-close", "aria-label": t("table.close"),
+        onclick: () => this.closeHands() }, "✕")),
+    body));
+  }
+}
+
+// --- pieces --------------------------------------------------------------------------------
+
+function cacheKey(page) { return page.kind === "league" ? `league:${page.name}` : ""; }
+
+function offline(err) { return Boolean(err) && (err.code === "disconnected" || err.code === "offline"); }
+
+function errorText(err, name = "") {
+  if (err.code === "no_such_league") return t("lg.no_such", { name });
+  if (err.code === "unknown_type") return t("lg.unsupported");
+  return tMaybe(`err.${err.code}`, {}, err.message || err.code);
+}
+
+function statusNode(entry, name = "") {
+  return h("p", { class: "muted", "data-testid": "league-status" },
+    entry.error && !entry.loading ? errorText(entry.error, name) : t("lg.loading"));
+}
+
+/** No league yet: how to run one (docs/league.md). */
+function emptyNode() {
+  return h("div", { class: "league-empty", "data-testid": "leagues-empty" },
+    h("p", {}, t("lg.none")),
+    h("p", { class: "muted" }, t("lg.how")),
+    h("pre", { class: "commands" }, COMMANDS.join("\n")));
+}
+
+function leagueRow(l) {
+  return h("a", { class: "league-row", href: `#/league/${encodeURIComponent(l.name)}`,
+    "data-testid": `league-${l.name}`, "data-league": l.name },
+  h("div", { class: "room-game" }, GAME_ICON[l.game] || "♣"),
+  h("div", { class: "league-main" },
+    h("div", { class: "league-name" }, l.name),
+    h("div", { class: "muted small" }, [shortTitle(l.game), t("lg.entrants_n", { n: l.entrants.length, names: l.entrants.join(", ") }),
+      t("lg.matches_done", { done: l.done, n: l.matches }), l.updated_ms ? t("lg.updated", { time: when(l.updated_ms) }) : null]
+      .filter(Boolean).join(" · "))),
+  h("span", { class: "btn" }, t("lg.open")));
+}
+
+/** The header's line: game, deals per match, seats, duplicate or not, stack and stakes, progress. */
+function settingsLine(L) {
+  const s = L.settings || {};
+  const done = L.matches.filter((m) => m.status === "done").length;
+  const sng = s.format === "sng"; // a sit-and-go: --hands is a cap, the blinds rise
+  return [
+    shortTitle(L.game),
+    s.hands ? t(sng ? "lg.sng_cap" : "lg.deals_per_match", { n: s.hands }) : null,
+    s.seats ? t("lg.seats_n", { n: s.seats }) : null,
+    t(s.duplicate ? "lg.duplicate" : "lg.single"),
+    sng ? t("lg.sng", { n: s.level_hands ?? "?" }) : null,
+    s.stack ? t("lg.stack", { n: chips(s.stack) }) : null,
+    describeStakes({ game: L.game, config: s.config }) || null,
+    t("lg.matches_done", { done, n: L.matches.length }),
+    L.updated_ms ? t("lg.updated", { time: when(L.updated_ms) }) : null,
+  ].filter(Boolean).join(" · ");
+}
+
+/** Each entrant's colour, the same in the standings, the chart and the matches (best first). */
+function colorsOf(L) {
+  const names = [...L.standings.map((r) => r.entrant), ...L.entrants.map((e) => e.name), ...Object.keys(L.series || {})];
+  const colors = new Map();
+  for (const name of names) if (!colors.has(name)) colors.set(name, COLORS[colors.size % COLORS.length]);
+  return colors;
+}
+
+function swatch(color) { return h("span", { class: "swatch", style: { "--c": color || "#888" } }); }
+
+function standingsNode(L, colors) {
+  if (!L.standings.length) return h("p", { class: "muted" }, t("lg.no_standings"));
+  const entrants = new Map(L.entrants.map((e) => [e.name, e]));
+  const th = (key, cls = "") => h("th", { class: cls, scope: "col" }, t(key));
+  return h("table", { class: "standings", "data-testid": "league-standings" },
+    h("thead", {}, h("tr", {},
+      th("lg.col_rank", "num"), th("lg.col_entrant"), th("lg.col_rating", "num"), th("lg.col_matches", "num col-wide"),
+      th(L.standings[0].unit === "place" ? "lg.col_tables" : "lg.col_deals", "num"), th("lg.col_result", "num"), th("lg.col_chips", "num col-wide"))),
+    h("tbody", {}, L.standings.map((row, i) => standingRow(row, i + 1, entrants.get(row.entrant), colors.get(row.entrant)))));
+}
+
+function standingRow(row, rank, entrant, color) {
+  const r = row.result || {};
+  const sign = intervalSign(r);
+  return h("tr", { "data-testid": `standing-${row.entrant}`, "data-entrant": row.entrant, "data-rank": rank },
+    h("td", { class: "num rank" }, rank),
+    h("td", { class: "entrant" },
+      h("div", { class: "entrant-name" }, swatch(color), h("b", {}, row.entrant)),
+      h("div", { class: "muted small" }, entrantNote(entrant)),
+      h("div", { class: "muted small phone-line" }, t("lg.phone_line", { m: row.matches, chips: signedChips(row.chips) }))),
+    h("td", { class: "num rating", title: t("lg.rating_title", { o: fixed(row.ordinal, 1), mu: fixed(row.mu, 1), sigma: fixed(row.sigma, 1) }) },
+      h("div", {}, fixed(row.ordinal, 1)),
+      h("div", { class: "muted small" }, `${fixed(row.mu, 1)} ± ${fixed(row.sigma, 1)}`)),
+    h("td", { class: "num col-wide", "data-col": "matches" }, row.matches),
+    h("td", { class: "num", "data-col": "deals" }, row.hands),
+    h("td", { class: `num res ${sign > 0 ? "plus" : sign < 0 ? "minus" : ""}`, "data-col": "result", "data-sign": sign,
+      title: t(row.unit === "place" ? "lg.place_title" : "lg.result_title", { n: r.n ?? row.hands }) }, resultNodes(r, row.unit)),
+    h("td", { class: "num col-wide", "data-col": "chips" }, signedChips(row.chips)));
+}
+
+/** "built-in: smart" for a server strategy, "program" for the operator's own bot. */
+function entrantNote(entrant) {
+  if (!entrant) return "";
+  if (entrant.program || !entrant.strategy) return t("lg.program");
+  return t("lg.builtin", { name: tMaybe(`lg.strategy.${entrant.strategy}`, {}, String(entrant.strategy).replaceAll("_", " ")) });
+}
+
+/**
+ * +1 when the 95 % interval lies above zero, -1 below, 0 when it holds zero (or is
+ * unknown, or is a sit-and-go's finishing place, where zero means nothing).
+ */
+function intervalSign(r) {
+  if (r.unit === "place") return 0;
+  if (r.half_width === null || r.half_width === undefined || r.mean === null || r.mean === undefined) return 0;
+  if (r.mean - r.half_width > 0) return 1;
+  if (r.mean + r.half_width < 0) return -1;
+  return 0;
+}
+
+/** "+64.0 ± 41.2 bb/100" (a place without a sign); "±?" without an interval; "—" without a sample. */
+function resultNodes(r, unit) {
+  if (!r.n || r.mean === null || r.mean === undefined) return "—";
+  const d = Math.max(Math.abs(r.mean), Math.abs(r.half_width ?? 0)) < 10 ? 2 : 1;
+  const width = r.half_width === null || r.half_width === undefined ? "±?" : `± ${fixed(r.half_width, d)}`;
+  const mean = (r.unit || unit) === "place" ? fixed(r.mean, d) : signed(r.mean, d);
+  return [h("span", { class: "mean" }, mean), " ", h("span", { class: "width" }, width), " ",
+    h("span", { class: "unit" }, tMaybe(`lg.unit.${r.unit || unit}`, {}, r.unit || unit))];
+}
+
+function fixed(x, d) { return x === null || x === undefined ? "?" : Number(x).toFixed(d); }
+
+function signed(x, d) {
+  const text = Number(x).toFixed(d);
+  return Number(text) > 0 ? `+${text}` : Number(text) === 0 ? Number(0).toFixed(d) : text;
+}
+
+function signedChips(n) {
+  if (n === null || n === undefined) return "–";
+  return n > 0 ? `+${chips(n)}` : chips(n);
+}
+
+function signClass(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
+
+/** A time as people of this language read it: 25 Nov 2026, 12:48 / 2026年11月25日 12:48. */
+function when(ms) {
+  try {
+    return new Date(ms).toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  } catch (err) {
+    return new Date(ms).toISOString();
+  }
+}
+
+/** The hands of a room as its history words them: number, each seat's net, then each line. */
+function handNode(hand) {
+  const ctx = historyContext(hand, { room: hand.room, game: hand.game });
+  const lines = [];
+  for (const ev of hand.events || []) {
+    if (ev.type === "hand_started") continue; // the heading says it
+    const [text, cls] = lineFor(ev, ctx);
+    if (text) lines.push(h("li", { class: cls || "" }, text));
+  }
+  const nets = (hand.result || []).map((r) => h("span", { class: `hand-net ${signClass(r.net)}` },
+    `${ctx.name(r.seat)} ${signedChips(r.net)}`));
+  return h("section", { class: "league-hand", "data-testid": "league-hand", "data-hand": hand.hand },
+    h("h3", {}, t("table.hand", { n: hand.hand }), h("span", { class: "hand-nets" }, nets)),
+    h("ol", { class: "history-list" }, lines));
+}
+
+// --- the chart -------------------------------------------------------------------------------
+
+function legendNode(L, colors) {
+  const names = Object.keys(L.series || {});
+  if (!names.length) return h("p", { class: "muted" }, t("lg.no_chart"));
+  const unit = tMaybe(`lg.sunit.${L.series_unit}`, {}, L.series_unit);
+  const order = [...colors.keys()].filter((n) => names.includes(n));
+  return h("div", { class: "chart-legend", "data-testid": "chart-legend" }, order.map((name) => {
+    const s = L.series[name];
+    const last = s.length ? s[s.length - 1] : 0;
+    return h("span", { class: "legend-item", "data-entrant": name },
+      swatch(colors.get(name)), h("b", {}, name), h("span", { class: "muted small legend-value" }, `${signed(last, Math.abs(last) < 10 ? 2 : 1)} ${unit}`));
+  }));
+}
+
+function svgEl(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+/** Round steps (1, 2 or 5 × 10^k) covering lo..hi in about `count` intervals. */
+export function niceTicks(lo, hi, count) {
+  const raw = (hi - lo) / Math.max(1, count);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw) || raw;
+  const ticks = [];
+  for (let v = Math.floor(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Number(v.toFixed(10)));
+  if (ticks[ticks.length - 1] < hi) ticks.push(Number((ticks[ticks.length - 1] + step).toFixed(10)));
+  return { ticks, step };
+}
+
+function tickText(v, step) {
+  const d = step >= 1 ? 0 : Math.min(4, Math.ceil(-Math.log10(step)));
+  const text = v.toFixed(d);
+  return Number(text) > 0 ? `+${text}` : Number(text) === 0 ? "0" : text;
+}
+
+/**
+ * The SVG line chart of `L.series`: one polyline per entrant (its cumulative result after
+ * each deal, starting from 0 before the first), a zero line, y labels in the series unit,
+ * x labels in deals; `width` px wide, so labels keep their size on a phone.
+ */
+function chartNode(L, colors, width) {
+  const names = [...colors.keys()].filter((n) => (L.series || {})[n]);
+  if (!names.length) return null;
+  width = Math.max(240, Math.floor(width || 0));
+  const narrow = width < 480;
+  const height = narrow ? 210 : 250;
+  const unit = tMaybe(`lg.sunit.${L.series_unit}`, {}, L.series_unit);
+  const lines = names.map((n) => [0, ...L.series[n]]);
+  const all = lines.flat();
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(0, ...all);
+  if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
+  const y = niceTicks(lo, hi, narrow ? 4 : 5);
+  lo = y.ticks[0];
+  hi = y.ticks[y.ticks.length - 1];
+  const deals = Math.max(1, ...lines.map((s) => s.length - 1));
+  const x = niceTicks(0, deals, narrow ? 4 : 8);
+  const xStep = Math.max(1, Math.round(x.step));
+  const labels = y.ticks.map((v) => tickText(v, y.step));
+  const pad = { left: 12 + Math.max(...labels.map((l) => l.length)) * 7, right: 14, top: 24, bottom: 38 };
+  const px = (i) => pad.left + (i / deals) * (width - pad.left - pad.right);
+  const py = (v) => pad.top + ((hi - v) / (hi - lo)) * (height - pad.top - pad.bottom);
+  const svg = svgEl("svg", { class: "league-chart", "data-testid": "league-chart", width, height,
+    viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("lg.chart_label", { unit }) });
+  y.ticks.forEach((v, i) => {
+    svg.append(svgEl("line", { class: "grid", x1: pad.left, x2: width - pad.right, y1: py(v), y2: py(v) }),
+      svgEl("text", { class: "tick", x: pad.left - 6, y: py(v) + 4, "text-anchor": "end" }, labels[i]));
+  });
+  for (let i = 0; i <= deals; i += xStep) {
+    svg.append(svgEl("line", { class: "tick-mark", x1: px(i), x2: px(i), y1: height - pad.bottom, y2: height - pad.bottom + 4 }),
+      svgEl("text", { class: "tick", x: px(i), y: height - pad.bottom + 16, "text-anchor": "middle" }, i));
+  }
+  svg.append(
+    svgEl("line", { class: "zero", "data-testid": "chart-zero", x1: pad.left, x2: width - pad.right, y1: py(0), y2: py(0) }),
+    svgEl("text", { class: "axis-title", x: 4, y: 13 }, t("lg.chart_y", { unit })),
+    svgEl("text", { class: "axis-title", x: width - pad.right, y: height - 4, "text-anchor": "end" }, t("lg.chart_x")));
+  const dots = deals <= 60;
+  names.forEach((name, k) => {
+    const color = colors.get(name);
+    const points = lines[k].map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`);
+    const group = svgEl("g", { class: "series", "data-entrant": name });
+    group.append(svgEl("polyline", { points: points.join(" "), stroke: color, "data-testid": `chart-line-${name}`,
+      "data-entrant": name, "data-points": points.length }, svgEl("title", {}, name)));
+    if (dots) lines[k].forEach((v, i) => group.append(svgEl("circle", { cx: px(i).toFixed(1), cy: py(v).toFixed(1), r: 2.6, fill: color },
+      svgEl("title", {}, `${name} · ${t("lg.chart_x")} ${i}: ${signed(v, Math.abs(v) < 10 ? 2 : 1)} ${unit}`))));
+    svg.append(group);
+  });
+  return svg;
+}
