@@ -276,11 +276,28 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
             stop_waiter.cancel()
         try:
             left = await client.leave(room)
+            if left.get("pending"):  # mid-hand: the seat is freed, with its final stack, when the hand ends
+                left = await _final_left(client, room, LEAVE_WAIT_SECONDS) or left
             if not left.get("pending") and "stack" in left:
                 stats.stack = left["stack"]
         except (ServerError, ConnectionLost, TimeoutError):
             pass
     return stats
+
+
+LEAVE_WAIT_SECONDS = 10.0  # how long a stopping bot waits for its pending leave to complete
+
+
+async def _final_left(client: Any, room: str, limit: float) -> dict[str, Any] | None:
+    """The ``left`` message that completes a pending leave of ``room`` (None after ``limit`` s)."""
+    deadline = time.monotonic() + limit
+    while (left_s := deadline - time.monotonic()) > 0:
+        msg = await client.next_message(timeout=left_s)
+        if msg is None:
+            return None
+        if msg.get("t") == "left" and msg.get("room") == room and not msg.get("pending"):
+            return msg
+    return None
 
 
 async def play(bot: Bot | Callable[..., Any], url: str, *, name: str = "bot", room: str | None = None,

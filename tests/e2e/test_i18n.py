@@ -63,7 +63,8 @@ def untranslated(page) -> list[str]:
         rest = text
         for name in sorted(names, key=len, reverse=True):
             rest = rest.replace(name, " ")
-        rest = re.sub(r"\b[0-9a-f]{8}\b|JOKER|sha256", " ", rest)
+        # (card ranks written together in a hand name, e.g. 对子 AA or 顺子 AKQ, are not English)
+        rest = re.sub(r"\b[0-9a-f]{8}\b|JOKER|sha256|\b[AKQJ]{2,3}\b", " ", rest)
         if re.search(r"[A-Za-z]{2,}", rest):
             bad.append(text)
     return bad
