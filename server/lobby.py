@@ -149,15 +149,8 @@ class Lobby:
                 await self._quick_match(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
-            elif isinstance(msg, m.ListLeagues):
-                reports = await self.store.league_reports()
-                leagues = sorted((league_summary(r) for r in reports.values()), key=lambda x: x["name"])
-                session.send(_with_ref({"t": "leagues", "leagues": leagues}, ref))
-            elif isinstance(msg, m.LeagueInfo):
-                rep = await self.store.league_report(msg.name)
-                if rep is None:
-                    raise ProtocolError("no_such_league", f"no league {msg.name[:64]!r} was run here", "name")
-                session.send(_with_ref(league_message(rep), ref))
+            elif isinstance(msg, m.ListLeagues | m.LeagueInfo):
+                session.send(_with_ref(await self._league(msg), ref))
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
@@ -216,6 +209,18 @@ class Lobby:
             seat = next((s.seat for s in hand.seats if s.player == session.player_id), None)
             objects.append(hand_object(hand, view.table.game, seat, msg.room))
         session.send(_with_ref({"t": "history", "room": msg.room, "hands": objects}, msg.ref))
+
+    async def _league(self, msg: m.ListLeagues | m.LeagueInfo) -> dict[str, Any]:
+        """The ``leagues`` list or one ``league``, from the reports ``cardroom league run``
+        publishes (:mod:`server.league.report`)."""
+        if isinstance(msg, m.ListLeagues):
+            reports = await self.store.league_reports()
+            return {"t": "leagues", "leagues": sorted((league_summary(r) for r in reports.values()),
+                                                      key=lambda x: x["name"])}
+        rep = await self.store.league_report(msg.name)
+        if rep is None:
+            raise ProtocolError("no_such_league", f"no league {msg.name[:64]!r} was run here", "name")
+        return league_message(rep)
 
     def _leave_watching(self, session: Session, room: str, ref: Any) -> bool:
         """``leave`` from a spectator: stop watching, here (True); a seated player's
