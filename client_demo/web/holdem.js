@@ -42,6 +42,8 @@ function potTotal(view) {
 export default {
   stakes(ctx) {
     const c = ctx.snap.config || {};
+    const level = sngLevel(ctx);
+    if (level) return level;
     return t("he.stakes", { sb: chips(c.small_blind), bb: chips(c.big_blind) }) + (c.ante ? t("he.ante", { n: chips(c.ante) }) : "");
   },
 
@@ -208,6 +210,7 @@ export default {
         const key = ev.kind === "small" ? "he.blind_small" : ev.kind === "big" ? "he.blind_big" : "he.blind_other";
         return t(key, { name: n(ev.seat), n: chips(ev.amount) }) + (ev.all_in ? t("he.all_in_note") : "");
       }
+      case "hand_start": return blindsUp(ev, ctx);
       case "ante": return t("he.ante_posted", { name: n(ev.seat), n: chips(ev.amount) });
       case "deal": return ev.cards ? [t("he.dealt", { cards: cardsText(ev.cards) }), "mine"] : null;
       case "action": {
@@ -240,6 +243,36 @@ export default {
     }
   },
 };
+
+/**
+ * A sit-and-go's blinds in the table header (the snapshot's `league.level` is the next
+ * hand's): the hand on the table's (or the last one's) and the next hand's when they rise.
+ */
+function sngLevel(ctx) {
+  const { snap, view } = ctx;
+  const league = snap.league;
+  if (!league || league.format !== "sng" || !league.level || !league.level.big_blind) return null;
+  const next = league.level;
+  const now = view && view.big_blind ? view : next;
+  const rises = !snap.closed && (next.small_blind !== now.small_blind || next.big_blind !== now.big_blind);
+  return h("span", { class: "sng-level", "data-testid": "sng-level", "data-small": now.small_blind, "data-big": now.big_blind },
+    t("he.sng_stakes", { sb: chips(now.small_blind), bb: chips(now.big_blind) }),
+    rises ? t("he.sng_next", { sb: chips(next.small_blind), bb: chips(next.big_blind) }) : "");
+}
+
+/**
+ * "Blinds up: 25/50 (level 3)" when a hand's blinds are above the hand before's (a
+ * sit-and-go's next level), else nothing. The hand before: what a fetched history knows
+ * (`ctx.blindsBefore`, and the `ctx.level` number), or live, the view of the snapshot
+ * the hand's first event arrives on (the last hand's).
+ */
+function blindsUp(ev, ctx) {
+  const v = ctx.view;
+  const before = ctx.blindsBefore || (v && v.big_blind ? [v.small_blind, v.big_blind] : null);
+  if (!before || (ev.small_blind <= before[0] && ev.big_blind <= before[1])) return null;
+  const p = { sb: chips(ev.small_blind), bb: chips(ev.big_blind), n: ctx.level };
+  return [t(ctx.level ? "he.blinds_up_level" : "he.blinds_up", p), "level"];
+}
 
 /** What a seat did last on this street, in words ("Raise to 40 · all-in"). */
 function actText(a) {

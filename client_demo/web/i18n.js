@@ -9,6 +9,8 @@ const LANG_KEY = "cardroom.lang";
 export const LANGS = ["en", "zh"];
 
 const s = (n) => (n === 1 ? "" : "s");
+// 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st
+const ordinal = (n) => `${n}${Math.floor(n / 10) % 10 === 1 ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
 
 // Hold'em rank words: 0 = two .. 12 = ace.
 const EN_NAMES = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace"];
@@ -267,6 +269,11 @@ const en = {
   "table.fold": "Fold",
   "table.folded": "folded",
   "table.wins": "wins {n}",
+  "table.place_out": (p) => `Out — ${ordinal(p.n)}`,
+  "table.place_won": "Winner",
+  "table.place_title": "Finishing place in this sit-and-go",
+  "table.match_over": "The match is over",
+  "table.closed": "This table is closed",
   "table.and": ", ",
   "log.sep": "— Hand #{n} —",
   "log.in_progress": "— Hand #{n} (in progress) —",
@@ -280,10 +287,19 @@ const en = {
   "log.sat_out_timeouts": "{name} sits out (timed out twice)",
   "log.sat_in": "{name} is back",
   "log.timed_out": "{name} ran out of time",
+  "log.eliminated": (p) => `${p.name} is out in ${ordinal(p.n)} place`,
+  "log.won_tournament": "{name} wins the tournament",
+  "log.placed": (p) => `${p.name} finishes ${ordinal(p.n)}`,
+  "log.match_over": "The match is over",
+  "log.room_closed": "The table is closed: nobody played at it for a while",
 
   // Texas Hold'em
   "he.stakes": "Hold'em · blinds {sb}/{bb}",
   "he.ante": " · ante {n}",
+  "he.sng_stakes": "Hold'em sit-and-go · blinds {sb}/{bb}",
+  "he.sng_next": " · next hand {sb}/{bb}",
+  "he.blinds_up": "Blinds up: {sb}/{bb}",
+  "he.blinds_up_level": "Blinds up: {sb}/{bb} (level {n})",
   "he.preflop": "Pre-flop",
   "he.flop": "Flop",
   "he.turn": "Turn",
@@ -800,6 +816,11 @@ const zh = {
   "table.fold": "弃牌",
   "table.folded": "已弃牌",
   "table.wins": "赢 {n}",
+  "table.place_out": "出局 第{n}名",
+  "table.place_won": "冠军",
+  "table.place_title": "本场坐满即玩的名次",
+  "table.match_over": "比赛结束",
+  "table.closed": "牌桌已关闭",
   "table.and": "、",
   "log.sep": "— 第{n}局 —",
   "log.in_progress": "— 第{n}局（进行中）—",
@@ -813,9 +834,18 @@ const zh = {
   "log.sat_out_timeouts": "{name} 暂离（两次超时）",
   "log.sat_in": "{name} 回来了",
   "log.timed_out": "{name} 超时了",
+  "log.eliminated": "{name} 第{n}名出局",
+  "log.won_tournament": "{name} 获得第1名，赢得比赛",
+  "log.placed": "{name} 获得第{n}名",
+  "log.match_over": "比赛结束",
+  "log.room_closed": "牌桌已关闭：长时间无人游戏",
 
   "he.stakes": "德州扑克 · 盲注 {sb}/{bb}",
   "he.ante": " · 前注 {n}",
+  "he.sng_stakes": "德州扑克坐满即玩 · 盲注 {sb}/{bb}",
+  "he.sng_next": " · 下一手 {sb}/{bb}",
+  "he.blinds_up": "盲注升至 {sb}/{bb}",
+  "he.blinds_up_level": "盲注升至 {sb}/{bb}（第{n}级）",
   "he.preflop": "翻牌前",
   "he.flop": "翻牌",
   "he.turn": "转牌",

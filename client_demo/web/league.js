@@ -7,7 +7,7 @@
 
 import { h, clear, chips } from "./dom.js";
 import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
-import { historyContext, lineFor } from "./table.js";
+import { blindsOf, historyContext, lineFor } from "./table.js";
 import { t, tMaybe, lang } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -188,7 +188,10 @@ export class LeagueScreen {
     if (entry.loading) body = h("p", { class: "muted" }, t("lg.hands_loading"));
     else if (entry.error) body = h("p", { class: "muted" }, errorText(entry.error));
     else if (!entry.hands.length) body = h("p", { class: "muted" }, t("lg.no_hands"));
-    else body = h("div", { class: "league-hands", "data-testid": "league-hands" }, entry.hands.map(handNode));
+    else {
+      const around = handsAround(entry.hands, this.drawn ? this.drawn.L.settings : null);
+      body = h("div", { class: "league-hands", "data-testid": "league-hands" }, entry.hands.map((hand, i) => handNode(hand, around[i])));
+    }
     return h("div", { class: "last-hand-backdrop hands-backdrop",
       onclick: (e) => { if (e.target === e.currentTarget) this.closeHands(); } },
     h("div", { class: "panel last-hand-panel hands-panel", role: "dialog", "aria-label": t("lg.hands"),
@@ -348,9 +351,42 @@ function when(ms) {
   }
 }
 
+/**
+ * What the wording of each hand needs from the hands around it, for a sit-and-go's
+ * "Blinds up": the blinds of the hand before (the one listed before it, else the league's
+ * schedule: `levels`, `level_hands` hands each) and the hand's level number, when the
+ * schedule gives the blinds the hand was played at.
+ */
+function handsAround(hands, settings) {
+  let before = null;
+  return hands.map((hand) => {
+    const blinds = blindsOf(hand);
+    const at = levelBlinds(settings, hand.hand);
+    const around = {
+      blindsBefore: before && before.no === hand.hand - 1 ? before.blinds : levelBlinds(settings, hand.hand - 1),
+      level: at && blinds && at[0] === blinds[0] && at[1] === blinds[1] ? levelIndex(settings, hand.hand) + 1 : null,
+    };
+    before = { no: hand.hand, blinds };
+    return around;
+  });
+}
+
+/** A sit-and-go's level (from 0) for hand `n` (from 1), or null (not a sit-and-go, no schedule). */
+function levelIndex(settings, n) {
+  const s = settings || {};
+  if (s.format !== "sng" || !Array.isArray(s.levels) || !s.levels.length || !(s.level_hands >= 1) || !(n >= 1)) return null;
+  return Math.min(Math.floor((n - 1) / s.level_hands), s.levels.length - 1);
+}
+
+/** A sit-and-go's [small, big] blinds of hand `n` by its schedule, or null. */
+function levelBlinds(settings, n) {
+  const i = levelIndex(settings, n);
+  return i === null ? null : settings.levels[i];
+}
+
 /** The hands of a room as its history words them: number, each seat's net, then each line. */
-function handNode(hand) {
-  const ctx = historyContext(hand, { room: hand.room, game: hand.game });
+function handNode(hand, around = {}) {
+  const ctx = historyContext(hand, { room: hand.room, game: hand.game }, around);
   const lines = [];
   for (const ev of hand.events || []) {
     if (ev.type === "hand_started") continue; // the heading says it

@@ -212,6 +212,9 @@ export class TableScreen {
   statusNode(ctx) {
     const { snap } = ctx;
     if (snap.playing) return null;
+    if (snap.closed) {
+      return h("div", { class: "status", "data-testid": "status" }, t(snap.league ? "table.match_over" : "table.closed"));
+    }
     const seated = snap.seats.filter((s) => s).length;
     const info = this.store.games.find((g) => g.game === snap.game);
     const min = info ? info.min_players : 2;
@@ -235,8 +238,10 @@ export class TableScreen {
     const style = { left: `${pos.x}%`, top: `${pos.y}%` };
     // where the seat's cards go: toward the middle of the table
     const side = pos.x < 30 ? "pos-left" : pos.x > 70 ? "pos-right" : pos.y > 60 ? "pos-bottom" : "pos-top";
+    const place = placeOf(snap, seat);
+    if (!info && place !== null) return this.placedSeat(ctx, seat, place, side, style);
     if (!info) {
-      const canSit = snap.your_seat === null;
+      const canSit = snap.your_seat === null && !snap.closed;
       return h("div", { class: `seat empty ${side}`, style, "data-testid": `seat-${seat}`, "data-seat": seat },
         canSit
           ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, t("table.sit_here"))
@@ -247,12 +252,14 @@ export class TableScreen {
     const timer = snap.timer && snap.timer.seat === seat ? snap.timer : null;
     const extra = ctx.module.seatState ? ctx.module.seatState(ctx, seat) : {};
     const classes = ["seat", side, mine ? "me" : "", toAct ? "to-act" : "", extra.winner ? "winner" : "",
-      extra.out ? "out" : "", info.connected || info.bot ? "" : "offline", info.sitting_out ? "sitting-out" : ""];
+      extra.out ? "out" : "", place > 1 ? "eliminated" : "", info.connected || info.bot ? "" : "offline",
+      info.sitting_out ? "sitting-out" : ""];
     const total = (snap.options.action_seconds || 30) * 1000;
     const avatar = h("div", { class: "avatar" },
       h("span", { class: "initial" }, info.bot ? "⚙" : (info.name || "?").slice(0, 1).toUpperCase()),
       timer ? clockRing(timer.deadline_ms, total) : null);
     const badges = [];
+    if (place !== null) badges.push(placeBadge(seat, place));
     if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
     if (info.bot) badges.push(h("span", { class: "badge bot", title: t("table.bot_title"), "data-testid": `bot-${seat}` }, t("table.bot")));
     else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: t("table.away_title") }, t("table.away")));
@@ -263,7 +270,8 @@ export class TableScreen {
     const cards = ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null;
     const onPlate = Boolean(bet !== null || (ctx.narrow && !ctx.module.betPos)) && !mine && cards;
     return h("div", { class: classes.filter(Boolean).join(" "), style, "data-testid": `seat-${seat}`,
-      "data-seat": seat, "data-pos": k, "data-name": info.name, "data-stack": info.stack, "data-bot": info.bot ? "1" : "0" },
+      "data-seat": seat, "data-pos": k, "data-name": info.name, "data-stack": info.stack, "data-bot": info.bot ? "1" : "0",
+      "data-place": place ?? "" },
     onPlate ? null : h("div", { class: "seat-cards" }, cards),
     h("div", { class: "plate" },
       avatar,
@@ -276,12 +284,23 @@ export class TableScreen {
     );
   }
 
+  /** A sit-and-go's seat whose player left once the match was over: who sat there, and the place. */
+  placedSeat(ctx, seat, place, side, style) {
+    return h("div", { class: `seat placed ${place > 1 ? "eliminated" : ""} ${side}`, style, "data-testid": `seat-${seat}`,
+      "data-seat": seat, "data-place": place },
+    h("div", { class: "plate" },
+      h("div", { class: "avatar" }, h("span", { class: "initial" }, ctx.name(seat).slice(0, 1).toUpperCase())),
+      h("div", { class: "plate-text" },
+        h("div", { class: "seat-name", "data-testid": `seat-name-${seat}`, title: ctx.name(seat) }, ctx.name(seat))),
+      h("div", { class: "badges" }, placeBadge(seat, place))));
+  }
+
   actionsNode(ctx) {
     const { snap, view } = ctx;
     if (snap.your_seat === null) {
       const free = snap.seats.some((s) => !s);
       if (free && this.store.busted.has(snap.room)) return this.rebuyNode(ctx);
-      return h("div", { class: "muted hint" }, t(free ? "table.watching_free" : "table.watching_full"));
+      return h("div", { class: "muted hint" }, t(free && !snap.closed ? "table.watching_free" : "table.watching_full"));
     }
     const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
     if (below) return below;
@@ -380,9 +399,12 @@ export class TableScreen {
   historyLines(snap, hands) {
     const ui = this.uiFor(snap.room);
     const lines = [];
+    let before = null; // the hand before: {no, blinds}, for a sit-and-go's "Blinds up"
     for (const hand of hands) {
+      const blindsBefore = before && before.no === hand.hand - 1 ? before.blinds : null;
+      before = { no: hand.hand, blinds: blindsOf(hand) };
       if ((ui.loggedHands && ui.loggedHands.has(hand.hand)) || ui.partialHand === hand.hand) continue;
-      const ctx = historyContext(hand, snap);
+      const ctx = historyContext(hand, snap, { blindsBefore });
       let started = false;
       for (const ev of hand.events || []) {
         if (ev.type === "hand_started") started = true;
@@ -475,16 +497,25 @@ function clockRing(deadline, total) {
 /**
  * The context the game's wording needs for a hand fetched with `history`: seats named
  * from the hand's own `seats` array (the table's snapshot, or for a hand seen from
- * elsewhere such as the league page, just `{room, game}`).
+ * elsewhere such as the league page, just `{room, game}`). `extra`: what the caller knows
+ * of the hands around it (`blindsBefore`: the hand before's [small, big] blinds; `level`:
+ * a sit-and-go's level number of this hand), for Hold'em's "Blinds up".
  */
-export function historyContext(hand, snap) {
+export function historyContext(hand, snap, extra = {}) {
   const names = {};
   for (const s of hand.seats || []) names[s.seat] = s.name;
   const game = snap.game || hand.game;
   return {
     snap: { ...snap, hand_no: hand.hand }, view: null, game, me: hand.viewer ?? null, module: GAMES[game], ui: {},
     name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("table.seat", { n: seat + 1 })),
+    ...extra,
   };
+}
+
+/** A fetched hand's [small, big] blinds (its Hold'em `hand_start` event), or null. */
+export function blindsOf(hand) {
+  const start = (hand.events || []).find((e) => e.type === "hand_start" && e.big_blind);
+  return start ? [start.small_blind, start.big_blind] : null;
 }
 
 /** The history line of an event: [text or null, class]. */
@@ -500,11 +531,31 @@ export function lineFor(ev, ctx) {
     case "hand_started": return [t("log.sep", { n: ev.hand_no }), "sep"];
     case "timed_out": return [t("log.timed_out", { name }), "warn"];
     case "hand_ended": return [null, ""];
+    // a sit-and-go (league rooms): who is out, in which place, and who won
+    case "eliminated": return [t("log.eliminated", { name, n: ev.place }), "out"];
+    case "placed": return ev.place === 1 ? [t("log.won_tournament", { name }), "win"] : [t("log.placed", { name, n: ev.place }), ""];
+    // a league room's chips set back (every hand of a deal-format match, or to 0 when the
+    // match ends): bookkeeping, not play; the hand's nets already say who won what
+    case "stack_reset": return [null, ""];
+    case "room_closed": return [t(ev.reason === "match_over" ? "log.match_over" : "log.room_closed"), "sep"];
     default: {
       const out = ctx.module.describe(ev, ctx);
       return Array.isArray(out) ? [out[0], out[1] || ""] : [out, ""];
     }
   }
+}
+
+/** A sit-and-go seat's finishing place (the snapshot's `league.places`), or null. */
+function placeOf(snap, seat) {
+  const places = snap.league && snap.league.places;
+  const place = places ? places[String(seat)] : undefined;
+  return place === undefined || place === null ? null : place;
+}
+
+/** "Out — 3rd" on a seat a sit-and-go eliminated, "Winner" on the one placed first. */
+function placeBadge(seat, place) {
+  return h("span", { class: `badge place ${place === 1 ? "won" : "gone"}`, title: t("table.place_title"),
+    "data-testid": `place-${seat}`, "data-place": place }, place === 1 ? t("table.place_won") : t("table.place_out", { n: place }));
 }
 
 /** Seats in screen order, starting with `first` (drawn at the bottom). */

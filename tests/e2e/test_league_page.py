@@ -214,8 +214,10 @@ def test_standings_chart_matches_and_hands(new_page, server: Any, shots: Path, l
         expect(hand.locator(".hand-net")).to_have_text(
             [f"{names[r['seat']]} {signed_chips(r['net'])}" for r in played["result"]])
         # the hand in words, as the table's history tells it: blinds, actions, the pot won
+        # (and after the match's last deal, that the match is over; stack resets are not told)
         expect(hand.locator("li").first).to_contain_text(re.compile(r"^(smart|random|station) posts the small blind 50$"))
-        expect(hand.locator("li").last).to_contain_text(re.compile(r"wins (the|side) pot|is split"))
+        expect(hand.locator("li:not(.sep)").last).to_contain_text(re.compile(r"wins (the|side) pot|is split"))
+        expect(hand.locator("li.sep")).to_have_text(["The match is over"] if k == DEALS - 1 else [])
     assert outside_horizontally(page) == [], outside_horizontally(page)
     screenshot(page, shots, f"{size}-hands")
     page.get_by_test_id("hands-close").click()
