@@ -362,6 +362,60 @@ async def play_seat(bot: Bot | Callable[..., Any], url: str | None = None, token
         await asyncio.sleep(0.5)
 
 
+async def play_league(bot: Bot | Callable[..., Any], league: str, url: str, *, name: str = "bot",
+                      token: str | None = None, entrant: str | None = None, stop: asyncio.Event | None = None,
+                      log: Callable[[str], None] | None = _stderr) -> list[BotStats]:
+    """Enter ``league`` (one the servers run: ``league_create``, docs/league.md) and play
+    every seat its matches give this player, until ``stop`` is set (or for ever).
+
+    Connects as a new player ``name``, or as the player of session ``token``; enters the
+    league as ``entrant`` (default: the player's name; entering again is harmless). Each
+    seat (a ``league_seat`` message, or a seat held from before, listed by ``welcome``)
+    is played by :func:`play_seat` over a connection of its own, so the seats of a
+    duplicate match's rooms are played at the same time. Returns the stats of every
+    room played.
+    """
+    playing: dict[str, asyncio.Task[BotStats]] = {}
+    async with CardroomClient(url, name=name, token=token, fair_seeds=False) as client:
+        try:
+            await client.request({"t": "league_enter", "name": league, **({"entrant": entrant} if entrant else {})})
+        except ServerError as exc:
+            if exc.code != "already_entered":
+                raise
+        if log is not None:
+            log(f"{client.name}: entered league {league}; waiting for its matches")
+
+        def seat(room: str) -> None:
+            if room not in playing:
+                playing[room] = asyncio.ensure_future(play_seat(bot, url, client.token, room, log=log))
+
+        for held in (client.welcome or {}).get("seats", ()):
+            seat(held["room"])
+        stopped = asyncio.ensure_future(stop.wait()) if stop is not None else None
+        try:
+            while stopped is None or not stopped.done():
+                getter = asyncio.ensure_future(client.next_message())
+                await asyncio.wait({getter} | ({stopped} if stopped else set()), return_when=asyncio.FIRST_COMPLETED)
+                if not getter.done():
+                    getter.cancel()
+                    break
+                msg = getter.result()
+                if msg is None:
+                    break
+                if msg.get("t") == "league_seat" and msg.get("league") == league:
+                    seat(msg["room"])
+                elif msg.get("t") == "reconnected":  # seats given while away are held: listed by welcome
+                    for held in (client.welcome or {}).get("seats", ()):
+                        seat(held["room"])
+        finally:
+            if stopped is not None:
+                stopped.cancel()
+            for task in playing.values():
+                task.cancel()
+            done = await asyncio.gather(*playing.values(), return_exceptions=True)
+    return [s for s in done if isinstance(s, BotStats)]
+
+
 async def find_or_create_room(client: CardroomClient, game: str | None, create: bool,
                               options: Mapping[str, Any] | None = None,
                               config: Mapping[str, Any] | None = None) -> str:
@@ -377,5 +431,5 @@ async def find_or_create_room(client: CardroomClient, game: str | None, create: 
     return snapshot["room"]
 
 
-__all__ = ["Bot", "BotStats", "StrategyBot", "find_or_create_room", "play", "ready_players", "run_in_room",
-           "short_table"]
+__all__ = ["Bot", "BotStats", "StrategyBot", "find_or_create_room", "play", "play_league", "play_seat",
+           "ready_players", "run_in_room", "short_table"]

@@ -6,15 +6,23 @@ gave it (see docs/league.md).
 with :func:`client_demo.bot.play_seat`::
 
     python -m client_demo.entrant --game holdem --strategy smart
+
+With ``--league NAME`` it is instead a bot that stays connected: it enters a league the
+servers run (made with ``league_create``) and plays every seat of its matches
+(:func:`client_demo.bot.play_league`) until stopped::
+
+    python -m client_demo.entrant --game holdem --strategy smart --league friday --name Ada
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
-from .bot import StrategyBot, play_seat
+from .bot import StrategyBot, play_league, play_seat
+from .client import ServerError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,9 +31,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--strategy", default="smart", help="an engine.bots strategy of the game (default smart)")
     p.add_argument("--seed", type=int, default=None, help="seed of the strategy's random choices")
     p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.add_argument("--league", help="enter this league (one the servers run) and play its matches until stopped")
+    p.add_argument("--url", default=None, help="with --league: the server (default $CARDROOM_URL or the make run "
+                                               "server's ws://127.0.0.1:8765/ws)")
+    p.add_argument("--name", default=None, help="with --league: a new player's name (default the strategy's)")
+    p.add_argument("--token", default=None, help="with --league: play as this session's player [env CARDROOM_TOKEN]")
+    p.add_argument("--entrant", default=None, help="with --league: the name in the standings (default the player's)")
     args = p.parse_args(argv)
     bot = StrategyBot(args.game, args.strategy, args.seed)
     log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    if args.league:
+        url = args.url or os.environ.get("CARDROOM_URL", "ws://127.0.0.1:8765/ws")
+        try:
+            asyncio.run(play_league(bot, args.league, url, name=args.name or args.strategy,
+                                    token=args.token or os.environ.get("CARDROOM_TOKEN"), entrant=args.entrant,
+                                    log=log))
+        except KeyboardInterrupt:
+            return 0
+        except (OSError, ServerError) as exc:
+            print(f"entrant: {exc}", file=sys.stderr)
+            return 1
+        return 0
     try:
         asyncio.run(play_seat(bot, log=log))
     except KeyError as exc:

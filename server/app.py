@@ -127,8 +127,10 @@ class App:
         self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,
                            self.node_id, self.clock, self.gate)
         self.node.on_lobby = self.lobby.lobby_changed
+        self.node.on_player_message = self.lobby.tell_player
         self.directory.on_lobby_change = self.lobby.lobby_changed
         await self.node.start(self.directory, self.views)
+        self.lobby.leagues.start()
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
         self._idle_task = asyncio.create_task(self._close_idle(), name="idle connections")

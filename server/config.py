@@ -53,6 +53,7 @@ class Settings:
     empty_room_minutes: float = 30.0
     history_entries: int = 10_000
     keep_closed_days: float = 30.0
+    max_league_runs: int = 4
 
     def validate(self) -> Settings:
         if not 0 <= self.port <= 65535:
@@ -94,6 +95,8 @@ class Settings:
             raise SettingsError(f"history_entries must be 100..10000000, got {self.history_entries}")
         if not 0 <= self.keep_closed_days <= 36_500:
             raise SettingsError(f"keep_closed_days must be 0 (forever) to 36500, got {self.keep_closed_days}")
+        if not 0 <= self.max_league_runs <= 1000:
+            raise SettingsError(f"max_league_runs must be 0 (none here) to 1000, got {self.max_league_runs}")
         if self.admin_token is not None and len(self.admin_token) < 16:
             raise SettingsError("admin_token must be at least 16 characters")
         if not 0.01 <= self.token_days <= 3650:
@@ -136,6 +139,7 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "admin_token": ("--admin-token", str, "bearer token for /metrics and /admin (default none: /admin off, /metrics loopback only)"),
     "empty_room_minutes": ("--empty-room-minutes", float, "close a room nobody has sat in for this long (default 30; 0: never)"),
     "history_entries": ("--history-entries", int, "changes kept in each room's event stream, the hand history (default 10000, about 1,000 Hold'em hands)"),
+    "max_league_runs": ("--max-league-runs", int, "leagues (made with league_create) this process plays at once (default 4; 0: leave them to other processes)"),
     "keep_closed_days": ("--keep-closed-days", float, "delete a closed room's snapshot and history this many days after it closed (default 30; 0: keep forever)"),
 }
 

@@ -29,6 +29,7 @@ from .gate import Gate
 from .history import Entry, hand_object, split_hands
 from .league.report import league_message
 from .league.report import summary as league_summary
+from .league.service import LeagueService
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
@@ -57,12 +58,7 @@ QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
 HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
 
 
-JOIN_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
-
-
-def new_join_code() -> str:
-    """Eight characters from 32 (40 random bits): a private room's join code."""
-    return "".join(secrets.choice(JOIN_CODE_LETTERS) for _ in range(8))
+LEAGUE_REQUESTS = (m.ListLeagues, m.LeagueInfo, m.LeagueCreate, m.LeagueEnter, m.LeagueRun, m.LeagueExport)
 
 
 def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
@@ -85,6 +81,7 @@ class Lobby:
         self.node = node
         self.clock = clock
         self.gate = gate or Gate(settings)
+        self.leagues = LeagueService(store, node, settings.max_league_runs)
         self.stopping = False
         self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
         self._push_scheduled = False
@@ -149,8 +146,8 @@ class Lobby:
                 await self._quick_match(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
-            elif isinstance(msg, m.ListLeagues | m.LeagueInfo):
-                session.send(_with_ref(await self._league(msg), ref))
+            elif isinstance(msg, LEAGUE_REQUESTS):
+                session.send(_with_ref(await self._league(session, msg), ref))
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
@@ -210,13 +207,25 @@ class Lobby:
             objects.append(hand_object(hand, view.table.game, seat, msg.room))
         session.send(_with_ref({"t": "history", "room": msg.room, "hands": objects}, msg.ref))
 
-    async def _league(self, msg: m.ListLeagues | m.LeagueInfo) -> dict[str, Any]:
-        """The ``leagues`` list or one ``league``, from the reports ``cardroom league run``
-        publishes (:mod:`server.league.report`)."""
+    async def _league(self, session: Session, msg: m.Message) -> dict[str, Any]:
+        """The ``leagues`` list or one ``league``, from the reports leagues publish
+        (:mod:`server.league.report`); the requests that make, enter, run and export the
+        leagues the servers run go to :class:`~server.league.service.LeagueService`."""
+        player = session.player_id
+        assert player is not None
+        if isinstance(msg, m.LeagueCreate):
+            return await self.leagues.create(player, msg)
+        if isinstance(msg, m.LeagueEnter):
+            return await self.leagues.enter(player, session.name or "", msg)
+        if isinstance(msg, m.LeagueRun):
+            return await self.leagues.run(player, msg)
+        if isinstance(msg, m.LeagueExport):
+            return await self.leagues.export(msg.name)
         if isinstance(msg, m.ListLeagues):
             reports = await self.store.league_reports()
             return {"t": "leagues", "leagues": sorted((league_summary(r) for r in reports.values()),
                                                       key=lambda x: x["name"])}
+        assert isinstance(msg, m.LeagueInfo)
         rep = await self.store.league_report(msg.name)
         if rep is None:
             raise ProtocolError("no_such_league", f"no league {msg.name[:64]!r} was run here", "name")
@@ -304,7 +313,7 @@ class Lobby:
             room_id = "r-" + secrets.token_hex(4)
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
                               seats=[None] * options["seats"], version=1,
-                              code=new_join_code() if options["private"] else None,
+                              code=tbl.new_join_code() if options["private"] else None,
                               empty_since_ms=self.clock(), next_seed=secrets.token_hex(32))
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
@@ -411,5 +420,12 @@ class Lobby:
         for s, g in watchers:
             s.send(messages[g])
 
+    def tell_player(self, player: str, message: dict[str, Any]) -> None:
+        """A message for every connection of ``player`` here (sent by any process)."""
+        for session in self.sessions:
+            if session.player_id == player:
+                session.send(message)
+
     async def stop(self) -> None:
         self.stopping = True
+        await self.leagues.stop()

@@ -33,6 +33,7 @@ GameName = Annotated[str, Meta(min_length=1, max_length=32)]
 JoinCode = Annotated[str, Meta(min_length=1, max_length=16)]
 ClientSeed = Annotated[str, Meta(min_length=1, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
 Map = dict[str, Any]
+LeagueName = Annotated[str, Meta(min_length=1, max_length=64)]
 
 
 class Message(Struct, tag_field="t", kw_only=True):
@@ -119,7 +120,35 @@ class ListLeagues(Message, tag="list_leagues"):
 
 
 class LeagueInfo(Message, tag="league"):
-    name: Annotated[str, Meta(min_length=1, max_length=64)]
+    name: LeagueName
+
+
+class LeagueCreate(Message, tag="league_create"):
+    name: LeagueName
+    game: GameName
+    hands: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    seats: Annotated[int, Meta(ge=2, le=10)] | None = None
+    stack: Annotated[int, Meta(ge=1, le=10**12)] | None = None
+    action_seconds: Annotated[float, Meta(ge=0.1, le=600)] | None = None
+    config: Map | None = None
+    duplicate: bool | None = None
+    format: Annotated[str, Meta(min_length=1, max_length=16)] | None = None
+    level_hands: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+
+
+class LeagueEnter(Message, tag="league_enter"):
+    name: LeagueName
+    entrant: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
+    strategy: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
+
+
+class LeagueRun(Message, tag="league_run"):
+    name: LeagueName
+    rounds: Annotated[int, Meta(ge=1, le=100)] | None = None
+
+
+class LeagueExport(Message, tag="league_export"):
+    name: LeagueName
 
 
 class Ping(Message, tag="ping"):
@@ -127,7 +156,8 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
-                                           Show, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, Ping)
+                                           Show, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, LeagueCreate,
+                                           LeagueEnter, LeagueRun, LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

@@ -31,7 +31,11 @@ SERVER_MESSAGES: dict[str, str] = {
     "pong": "reply to ping, with the server clock",
     "history": "reply to history: your recent hands of a room, as you saw them (a league room's: as a spectator)",
     "leagues": "reply to list_leagues: the bot leagues run on this server, one summary each",
-    "league": "reply to league: a league's settings, standings, results over the deals and its matches' rooms",
+    "league": "reply to league (and to league_create, league_enter, league_run): a league's settings, "
+              "standings, results over the deals, its matches' rooms and the state of its run",
+    "league_export": "reply to league_export: a league's standings and every match record (seeds, each hand's "
+                     "result per entrant)",
+    "league_seat": "pushed to an entrant of a league the servers run: a match gave you this seat of this room",
     "error": "a request failed: stable code, message, the request's ref",
 }
 
@@ -67,6 +71,15 @@ ERROR_CODES: dict[str, str] = {
     "bad_config": "a room option or game option is invalid; field names it",
     "no_such_room": "no room has this id",
     "no_such_league": "no league of this name was run on this server",
+    "bad_league": "league_create or league_enter: a setting is invalid (the message says which)",
+    "league_exists": "league_create: a league of this name exists already",
+    "not_league_owner": "only the player who made the league may enter built-ins and run it (and a league run "
+                        "by the operator's cardroom league command takes no protocol changes)",
+    "already_entered": "league_enter: you are an entrant of this league already",
+    "entrant_taken": "league_enter: the league has an entrant of this name already",
+    "league_full": "league_enter: the league has the most entrants it takes (32)",
+    "too_few_entrants": "league_run: fewer entrants than a match's seats",
+    "league_running": "league_run: the league is being run; wait for the end of its run",
     "bad_code": "the room is private and the join code is missing or wrong",
     "bad_seat": "the seat number is outside the table",
     "room_full": "every seat is taken",

@@ -33,7 +33,7 @@ from ..metrics import Metrics
 from ..room.core import Settle
 from ..room.view import PRESENCE_REFRESH_SECONDS, Views
 from ..session import Sessions
-from ..store import UNAVAILABLE, Store
+from ..store import UNAVAILABLE, Store, unpack
 from .directory import Directory
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,7 @@ class Node:
         self.directory: Directory | None = None
         self.views: Views | None = None
         self.on_lobby: Callable[[], None] = lambda: None
+        self.on_player_message: Callable[[str, dict[str, Any]], None] = lambda player, message: None
         self._inbox_after = "0-0"
         self._stopping = False
 
@@ -201,7 +202,11 @@ class Node:
             return
         channel = _text(msg["channel"])
         if channel == self.store.keys.lobby_channel:
-            self.on_lobby()
+            data = unpack(msg["data"])
+            if isinstance(data, dict) and "to" in data:  # a message for one player's connections
+                self.on_player_message(data["to"], data["message"])
+            else:
+                self.on_lobby()
             return
         room = self.store.keys.room_of_channel(channel)
         if self.views is not None:

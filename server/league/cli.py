@@ -25,22 +25,13 @@ from ..operator_redis import OperatorError, locate_redis
 from ..store import Store
 from ..store.connect import connect
 from . import stats
-from .files import Entrant, League, LeagueDir, LeagueError
-from .match import UNIT_FIELDS, run_match
+from .define import new_league
+from .files import Entrant, LeagueDir, LeagueError
+from .match import run_match
 from .report import report, row_json
 from .schedule import groups
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
-#: a match's stack in result units (the big blind, the ante, the stake) unless --stack
-DEFAULT_STACK_UNITS = {"holdem": 200, "zhajinhua": 1000, "doudizhu": 1000}
-SNG_STACK_BB = 75  # a sit-and-go's starting stack in big blinds (1,500 at 10/20)
-#: a sit-and-go's blind levels as multiples of the configured blinds (10/20, 15/30, 25/50, ...)
-SNG_LEVELS = (1, 1.5, 2.5, 5, 7.5, 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, 300, 400)
-
-
-def blind_levels(config: dict[str, Any]) -> list[list[int]]:
-    """A sit-and-go's blind schedule from the game's blinds (the first level)."""
-    return [[max(1, round(config["small_blind"] * m)), max(1, round(config["big_blind"] * m))] for m in SNG_LEVELS]
 Out = Callable[[str], None]
 
 
@@ -119,28 +110,17 @@ def _create(args: argparse.Namespace, out: Out) -> int:
     leagues = LeagueDir(args.dir)
     if leagues.exists(args.name):
         raise LeagueError(f"league {args.name!r} exists already in {args.dir}")
-    game = GAMES[args.game]
     try:
-        config = game.parse_config(json.loads(args.config) if args.config else None)
-    except (ValueError, TypeError) as exc:
+        config = json.loads(args.config) if args.config else None
+    except ValueError as exc:
         raise LeagueError(f"--config: {exc}", 2) from None
-    seats = args.seats or game.min_players
-    if not game.min_players <= seats <= (3 if args.game == "doudizhu" else 10):
-        raise LeagueError(f"--seats must be {game.min_players} or more for {args.game}", 2)
-    if args.hands < 1 or args.action_seconds < 0.1:
-        raise LeagueError("--hands must be at least 1 and --action-seconds at least 0.1", 2)
-    unit = int(config[UNIT_FIELDS[args.game]])
-    sng = args.format == "sng"
-    if sng and (args.game != "holdem" or args.level_hands < 1):
-        raise LeagueError("--format sng is for holdem, with --level-hands of at least 1", 2)
-    league = League(name=args.name, game=args.game, seats=seats, hands=args.hands,
-                    stack=args.stack or (SNG_STACK_BB if sng else DEFAULT_STACK_UNITS[args.game]) * unit, unit=unit,
-                    action_seconds=args.action_seconds, duplicate=not args.no_duplicate, config=config,
-                    format=args.format, levels=blind_levels(config) if sng else [], level_hands=args.level_hands)
+    league = new_league(args.name, args.game, hands=args.hands, seats=args.seats, stack=args.stack,
+                        action_seconds=args.action_seconds, config=config, duplicate=not args.no_duplicate,
+                        format=args.format, level_hands=args.level_hands)
     leagues.save(league)
     what = (f"sit-and-go of at most {args.hands} hands, blinds up every {args.level_hands} hands"
-            if sng else f"{args.hands} deals per match")
-    out(f"league {args.name}: {args.game}, {seats} per match, {what}"
+            if league.format == "sng" else f"{args.hands} deals per match")
+    out(f"league {args.name}: {args.game}, {league.seats} per match, {what}"
         f"{' (duplicate)' if league.duplicate else ''}, stack {league.stack}; "
         f"enter bots with: cardroom league enter {args.name} --entrant NAME --strategy smart")
     return 0
@@ -179,6 +159,9 @@ def _run(args: argparse.Namespace, out: Out) -> int:
         out(f"[{time.strftime('%H:%M:%S')}] {line}")
 
     async def play(store: Store) -> int:
+        if await store.league_definition(league.name) is not None:
+            raise LeagueError(f"the servers run a league {league.name!r} made over the protocol: "
+                              f"give yours another name")
         incomplete = 0
         await store.publish_league(league.name, report(league, leagues.matches(league.name), int(time.time() * 1000)))
         for round_no in range(1, args.rounds + 1):

@@ -27,11 +27,23 @@ class LeagueError(Exception):
 
 @dataclass
 class Entrant:
+    """One entrant, played in one of three ways: a program the runner starts for each seat
+    (``command``, or a built-in ``strategy`` run by ``python -m client_demo.entrant``); the
+    room's own server-side bot (``bot``: a built-in ``strategy`` entered into a league the
+    server runs); or, with none of these, a client that entered over the protocol, stays
+    connected and is told of each seat (``league_seat`` messages)."""
+
     name: str
     player: str  # the server's player id the entrant plays as
-    token: str  # its session token (what its program says hello with)
+    token: str  # its session token (what its program says hello with; "" when none is kept)
     strategy: str | None = None  # a built-in engine.bots strategy, or
     command: str | None = None  # a program to start for each seat (CARDROOM_URL/TOKEN/ROOM set)
+    bot: bool = False  # the room plays ``strategy`` itself, as a bot seat
+
+    @property
+    def client(self) -> bool:
+        """An entrant that plays its seats over its own connections (told of each seat)."""
+        return not (self.bot or self.command or self.strategy)
 
 
 @dataclass
@@ -52,6 +64,10 @@ class League:
     format: str = "deals"
     levels: list[list[int]] = field(default_factory=list)
     level_hands: int = 10
+    # a league created over the protocol is kept in Redis and run by the servers: the
+    # player id of its creator, who alone may enter built-ins and run it (None: a league on
+    # files, run by ``cardroom league run``)
+    owner: str | None = None
 
     def entrant(self, name: str) -> Entrant:
         for e in self.entrants:

@@ -30,15 +30,12 @@ from engine import fairness
 from engine.game import Game
 
 from ..games import GAMES
-from ..lobby import new_join_code
 from ..options import parse_room_options
 from ..room import table as tbl
 from ..store import Store, unpack
 from .files import Entrant, League
 from .schedule import seatings
 
-#: the config field whose chips make one result unit, per game
-UNIT_FIELDS = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
 START_SECONDS = 3.0  # between making a match's rooms and its first deal: the entrants connect
 POLL_SECONDS = 0.5
 EXIT_GRACE_SECONDS = 5.0
@@ -60,7 +57,7 @@ def league_table(league: League, game: Game, room: str, seating: tuple[str, ...]
     deal ``START_SECONDS`` from now; and the ``joined`` events of its creation."""
     options = parse_room_options(game, {
         "name": f"{league.name} {match}", "seats": len(seating), "action_seconds": league.action_seconds,
-        "between_hands_seconds": 0, "buy_in_min": 1, "buy_in_max": max(league.stack, 1),
+        "between_hands_seconds": 0, "bot_delay_seconds": 0, "buy_in_min": 1, "buy_in_max": max(league.stack, 1),
         "buy_in_default": league.stack, "private": True,
     })
     config = game.parse_config(league.config)
@@ -68,10 +65,11 @@ def league_table(league: League, game: Game, room: str, seating: tuple[str, ...]
     events = []
     for i, name in enumerate(seating):
         e = league.entrant(name)
-        seats.append(tbl.SeatInfo(player=e.player, name=e.name, stack=league.stack))
+        seats.append(tbl.SeatInfo(player=e.player, name=e.name, stack=league.stack, bot=e.bot,
+                                  strategy=e.strategy if e.bot else None))
         events.append({"type": "joined", "seat": i, "player": e.player, "name": e.name, "stack": league.stack})
     table = tbl.Table(room=room, game=game.name, options=options, config=config, seats=seats, version=1,
-                      code=new_join_code(), next_hand_ms=now_ms + round(START_SECONDS * 1000),
+                      code=tbl.new_join_code(), next_hand_ms=now_ms + round(START_SECONDS * 1000),
                       league={"match": match, "seed": seed, "hands": league.hands, "stack": league.stack,
                               **({"format": "sng", "levels": league.levels, "level_hands": league.level_hands}
                                  if league.format == "sng" else {})})
@@ -145,13 +143,18 @@ class Programs:
         return ended
 
 
-async def run_match(store: Store, league: League, group: tuple[str, ...], url: str, logs: Path,
-                    log: Log, timeout: float | None = None) -> dict[str, Any]:
-    """Play one match of ``group``; returns its record (see docs/league.md)."""
-    game = GAMES[league.game]
+def match_seconds(league: League, group: tuple[str, ...] | list[str]) -> float:
+    """How long a match may take before it is stopped and recorded ``incomplete``: 60 s
+    plus four turn clocks per hand and seat."""
+    return 60 + league.hands * 4 * len(group) * league.action_seconds
+
+
+def plan_match(league: League, group: tuple[str, ...] | list[str]) -> tuple[dict[str, Any], str]:
+    """A new match of ``group``: its record so far (id, rooms, seed commitment; no hands)
+    and its secret seed."""
     match = "m-" + secrets.token_hex(4)
     seed = secrets.token_hex(32)
-    rooms = [("r-" + secrets.token_hex(4), seating) for seating in seatings(group, league.duplicate)]
+    rooms = [("r-" + secrets.token_hex(4), seating) for seating in seatings(tuple(group), league.duplicate)]
     record: dict[str, Any] = {
         "match": match, "league": league.name, "game": league.game, "unit": league.unit,
         "entrants": list(group), "duplicate": league.duplicate, "deals": league.hands, "stack": league.stack,
@@ -159,24 +162,47 @@ async def run_match(store: Store, league: League, group: tuple[str, ...], url: s
         "commitment": fairness.commitment(seed), "started_ms": int(time.time() * 1000),
         "rooms": [{"room": room, "seats": list(seating)} for room, seating in rooms],
     }
-    log(f"match {match}: {' vs '.join(group)}, {league.hands} deals in {len(rooms)} room(s) "
-        f"({', '.join(room for room, _ in rooms)}); match seed commitment {record['commitment'][:16]}…")
+    return record, seed
+
+
+async def open_match(store: Store, league: League, record: dict[str, Any], seed: str) -> None:
+    """Make the match's rooms (seats taken, held for their players). A room that exists
+    already is left as it is, so opening a match again is harmless."""
+    game = GAMES[league.game]
     now_ms = int(time.time() * 1000)
-    for room, seating in rooms:
-        table, events = league_table(league, game, room, seating, match, seed, now_ms)
+    for r in record["rooms"]:
+        room, seating = r["room"], tuple(r["seats"])
+        table, events = league_table(league, game, room, seating, record["match"], seed, now_ms)
         await store.create_unowned_room(room, game.name, tbl.to_dict(table, game), events,
                                         league.stack * len(seating), creator="league")
         for name in seating:
-            await store.hold_seat(league.entrant(name).player, room)
-    programs = Programs(logs / match)
-    for room, seating in rooms:
-        for seat, name in enumerate(seating):
-            programs.start(league.entrant(name), game.name, url, room, seat)
-    limit = timeout if timeout is not None else 60 + league.hands * 4 * len(group) * league.action_seconds
-    closed = await _wait_closed(store, match, [room for room, _ in rooms], league.hands, limit, log)
-    ended = await programs.stop()
-    if ended:
-        log(f"match {match}: ended entrant programs still running after the match: {', '.join(ended)}")
+            if not league.entrant(name).bot:
+                await store.hold_seat(league.entrant(name).player, room)
+
+
+async def start_match(store: Store, league: League, group: tuple[str, ...], log: Log) -> tuple[dict[str, Any], str]:
+    """Plan and open a match of ``group``: its record so far and its secret seed."""
+    record, seed = plan_match(league, group)
+    log(f"match {record['match']}: {' vs '.join(group)}, {league.hands} deals in {len(record['rooms'])} room(s) "
+        f"({', '.join(r['room'] for r in record['rooms'])}); match seed commitment {record['commitment'][:16]}…")
+    await open_match(store, league, record, seed)
+    return record, seed
+
+
+def match_seats(league: League, record: dict[str, Any]) -> list[tuple[Entrant, str, int]]:
+    """Every seat of the match's rooms that is not the room's own bot: (entrant, room, seat)."""
+    return [(league.entrant(name), r["room"], seat) for r in record["rooms"]
+            for seat, name in enumerate(r["seats"]) if not league.entrant(name).bot]
+
+
+async def finish_match(store: Store, league: League, record: dict[str, Any], seed: str, log: Log,
+                       timeout: float | None = None) -> dict[str, Any]:
+    """Wait for the match's rooms to close (or its time to run out, counted from its
+    start), then complete its record from the rooms' event streams and free the seats."""
+    limit = timeout if timeout is not None else match_seconds(league, record["entrants"])
+    limit -= max(0.0, time.time() - record["started_ms"] / 1000)
+    rooms = [(r["room"], tuple(r["seats"])) for r in record["rooms"]]
+    closed = await _wait_closed(store, record["match"], [room for room, _ in rooms], league.hands, limit, log)
     hands: list[dict[str, Any]] = []
     by_room: list[dict[int, str]] = []
     for k, (room, seating) in enumerate(rooms):
@@ -186,7 +212,8 @@ async def run_match(store: Store, league: League, group: tuple[str, ...], url: s
         if league.format == "sng":
             record["rooms"][k]["places"] = places
         for name in seating:
-            await store.hold_seat(league.entrant(name).player, room, held=False)
+            if not league.entrant(name).bot:
+                await store.hold_seat(league.entrant(name).player, room, held=False)
     deals = set().union(*(set(c) for c in by_room))
     record.update(
         hands=hands, seed=seed, finished_ms=int(time.time() * 1000),
@@ -195,6 +222,22 @@ async def run_match(store: Store, league: League, group: tuple[str, ...], url: s
         same_decks=all(len({c[d] for c in by_room if d in c}) == 1 for d in deals),
     )
     return record
+
+
+async def run_match(store: Store, league: League, group: tuple[str, ...], url: str, logs: Path,
+                    log: Log, timeout: float | None = None) -> dict[str, Any]:
+    """Play one match of ``group``, starting a program for every seat; returns its
+    record (see docs/league.md)."""
+    record, seed = await start_match(store, league, group, log)
+    programs = Programs(logs / record["match"])
+    for entrant, room, seat in match_seats(league, record):
+        programs.start(entrant, league.game, url, room, seat)
+    try:
+        return await finish_match(store, league, record, seed, log, timeout)
+    finally:
+        ended = await programs.stop()
+        if ended:
+            log(f"match {record['match']}: ended entrant programs still running after the match: {', '.join(ended)}")
 
 
 async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, limit: float, log: Log) -> bool:

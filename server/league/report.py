@@ -23,8 +23,8 @@ Match = dict[str, Any]
 def report(league: League, matches: list[Match], now_ms: int) -> dict[str, Any]:
     """The league as published: public settings, entrant names and strategies, matches."""
     settings = asdict(league)
-    settings["entrants"] = [{"name": e.name, "strategy": e.strategy, "program": e.command is not None}
-                            for e in league.entrants]
+    settings["entrants"] = [{"name": e.name, "strategy": e.strategy, "program": e.command is not None,
+                             "bot": e.bot, "client": e.client} for e in league.entrants]
     return {"league": settings, "matches": matches, "updated_ms": now_ms}
 
 
@@ -36,6 +36,7 @@ def summary(rep: dict[str, Any]) -> dict[str, Any]:
         "name": league["name"], "game": league["game"], "seats": league["seats"], "hands": league["hands"],
         "entrants": [e["name"] for e in league["entrants"]], "matches": len(matches),
         "done": sum(m.get("status") == "done" for m in matches), "updated_ms": rep.get("updated_ms"),
+        "owner": league.get("owner"), "running": rep.get("run") is not None,
     }
 
 
@@ -75,6 +76,8 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
         "settings": {k: league.get(k) for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
                                                 "config", "format", "levels", "level_hands")},
         "entrants": league["entrants"],
+        "owner": league.get("owner"),  # the player who made it over the protocol (None: the operator's)
+        "run": rep.get("run"),  # while being run over the protocol: round, rounds, the round's matches
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],
         "series": series(matches),
         "series_unit": "bb" if league["game"] == "holdem" else unit.split("/")[0],

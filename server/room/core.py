@@ -379,7 +379,7 @@ class RoomCore:
         t0 = self.table
         seat = tbl.bot_to_act(t0)
         assert seat is not None
-        strategy = t0.options.get("bot_strategy", bots.NAMES[0])
+        strategy = t0.seats[seat].strategy or t0.options.get("bot_strategy", bots.NAMES[0])  # type: ignore[union-attr]
         rng = self._bot_rngs.setdefault(seat, random.Random(self._rng.getrandbits(64)))
         try:
             action = bots.decide(self.game.name, strategy, self.game.view(t0.hand, seat), rng)

@@ -23,6 +23,7 @@ starts when at least one ready seat is a human. The room actor plays a bot's tur
 from __future__ import annotations
 
 import hmac
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -38,6 +39,14 @@ BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "
 DEFAULT_BOT_DELAY_SECONDS = 1.0
 
 
+JOIN_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud or typed
+
+
+def new_join_code() -> str:
+    """Eight characters from 32 (40 random bits): a private room's join code."""
+    return "".join(secrets.choice(JOIN_CODE_LETTERS) for _ in range(8))
+
+
 @dataclass
 class SeatInfo:
     """One occupied seat."""
@@ -49,6 +58,7 @@ class SeatInfo:
     leaving: bool = False
     timeouts: int = 0  # consecutive turn timeouts
     bot: bool = False  # a server-side bot plays this seat
+    strategy: str | None = None  # the bot's engine.bots strategy (None: the room's bot_strategy)
     seed: str | None = None  # the player's client seed for provably fair deals (engine/fairness.py)
 
 
@@ -161,7 +171,8 @@ def ready_seats(table: Table) -> list[int]:
 
 def can_start(table: Table, game: Game) -> bool:
     """Enough ready seats for the game (for the first hand, ``first_hand_players`` if the
-    room asks for more), and at least one of them a human (bots never play alone)."""
+    room asks for more), and at least one of them a human (bots never play alone, except
+    in a league match, where built-in entrants are the room's bots)."""
     ready = ready_seats(table)
     needed = max(game.min_players, table.options.get("first_hand_players", 0) if table.hand_no == 0 else 0)
     league = table.league
@@ -170,7 +181,7 @@ def can_start(table: Table, game: Game) -> bool:
         and not table.closed
         and (league is None or table.hand_no < league["hands"])
         and len(ready) >= needed
-        and any(not table.seats[i].bot for i in ready)  # type: ignore[union-attr]
+        and (league is not None or any(not table.seats[i].bot for i in ready))  # type: ignore[union-attr]
     )
 
 
@@ -503,13 +514,19 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     return events
 
 
+def sng_level(table: Table) -> int:
+    """A sit-and-go's level (from 0) for the next hand."""
+    league = table.league
+    assert league is not None
+    return min(table.hand_no // league["level_hands"], len(league["levels"]) - 1)
+
+
 def sng_blinds(table: Table) -> dict[str, int]:
     """A sit-and-go's blinds for the next hand (its level), else nothing to override."""
     league = table.league
     if league is None or league.get("format") != "sng":
         return {}
-    levels = league["levels"]
-    small, big = levels[min(table.hand_no // league["level_hands"], len(levels) - 1)]
+    small, big = league["levels"][sng_level(table)]
     return {"small_blind": small, "big_blind": big}
 
 
@@ -570,7 +587,8 @@ def public_league(table: Table) -> dict[str, Any] | None:
     league = table.league
     shown = {"match": league["match"], "hands": league["hands"]}
     if league.get("format") == "sng":
-        shown.update(format="sng", level=sng_blinds(table), places=league.get("places", {}))
+        shown.update(format="sng", level=sng_blinds(table), level_no=sng_level(table) + 1,
+                     places=league.get("places", {}))
     return shown
 
 
@@ -602,6 +620,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
                 "player": s.player, "name": s.name, "stack": s.stack,
                 "sitting_out": s.sitting_out, "leaving": s.leaving, "timeouts": s.timeouts,
                 "bot": s.bot, "seed": s.seed,
+                **({"strategy": s.strategy} if s.strategy is not None else {}),
             }
             for s in table.seats
         ],

@@ -62,6 +62,8 @@ class Keys:
         self.migration_lock = p + "migrating"
         self.tokens_hashed = p + "tokens-hashed"
         self.leagues = p + "leagues"  # league name -> its published report (cardroom league run)
+        self.league_defs = p + "league-defs"  # league name -> a league the servers run (league_create)
+        self.league_runs = p + "league-runs"  # league name -> the state of its run (league_run)
 
     # --- rooms ---------------------------------------------------------------------
 

@@ -554,12 +554,60 @@ class Store:
         raw = await self.redis.hgetall(self.keys.leagues)
         return {_text(n): unpack(v) for n, v in raw.items()}
 
+    # --- leagues the servers run (created with league_create over the protocol) ----------
+
+    @_gated
+    async def create_league(self, name: str, definition: Mapping[str, Any]) -> bool:
+        """Keep a new league the servers run; False if one of this name exists (run by
+        the servers or published by ``cardroom league run``)."""
+        if await self.redis.hexists(self.keys.leagues, name):
+            return False
+        return bool(await self.redis.hsetnx(self.keys.league_defs, name, pack(dict(definition))))
+
+    @_gated
+    async def save_league(self, name: str, definition: Mapping[str, Any]) -> None:
+        await self.redis.hset(self.keys.league_defs, name, pack(dict(definition)))
+
+    @_gated
+    async def league_definition(self, name: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(self.keys.league_defs, name)
+        return None if raw is None else unpack(raw)
+
+    @_gated
+    async def league_run(self, name: str) -> dict[str, Any] | None:
+        """The state of league ``name``'s run (None: not running)."""
+        raw = await self.redis.hget(self.keys.league_runs, name)
+        return None if raw is None else unpack(raw)
+
+    @_gated
+    async def league_runs(self) -> dict[str, dict[str, Any]]:
+        raw = await self.redis.hgetall(self.keys.league_runs)
+        return {_text(n): unpack(v) for n, v in raw.items()}
+
+    @_gated
+    async def save_league_run(self, name: str, state: Mapping[str, Any] | None) -> None:
+        """Record a run's state (None: the run is over)."""
+        if state is None:
+            await self.redis.hdel(self.keys.league_runs, name)
+        else:
+            await self.redis.hset(self.keys.league_runs, name, pack(dict(state)))
+
+    @_gated
+    async def tell_player(self, player: str, message: Mapping[str, Any]) -> None:
+        """Send ``message`` to every connection of ``player``, on whichever process."""
+        await self.redis.publish(self.keys.lobby_channel, pack({"to": player, "message": dict(message)}))
+
     # --- short locks and quick match ---------------------------------------------------
 
     @_gated
     async def lock(self, name: str, token: str, ms: int) -> bool:
         """Take lock ``name`` for ``ms`` milliseconds unless someone holds it."""
         return bool(await self.redis.set(self.keys.lock(name), token, nx=True, px=ms))
+
+    @_gated
+    async def extend_lock(self, name: str, token: str, ms: int) -> bool:
+        """Hold lock ``name`` ``ms`` milliseconds more; False if ``token`` no longer holds it."""
+        return bool(int(await self._run("extend", [self.keys.lock(name)], [token, ms])))
 
     @_gated
     async def unlock(self, name: str, token: str) -> None:

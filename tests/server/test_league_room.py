@@ -89,10 +89,13 @@ def test_a_sit_and_go_keeps_stacks_raises_blinds_eliminates_and_places_everyone(
     core = RoomCore(GAME, table, new_id=lambda: next(ids), rng=random.Random(1))
     now, events, blinds = 10_000, [], []
     while not core.table.closed:
+        shown = tbl.public_league(core.table)  # what players see of the next hand's level
         change = core.due(now)
         assert change is not None and change.kind == "start", "the sit-and-go stopped before one seat had every chip"
         core.stored(change)
         blinds.append((core.table.hand.small_blind, core.table.hand.big_blind))
+        assert SNG.levels[shown["level_no"] - 1] == list(blinds[-1]) == [shown["level"]["small_blind"],
+                                                                        shown["level"]["big_blind"]]
         events += change.events
         while tbl.playing(core.table):  # everyone all-in preflop or calls it: someone busts soon
             seat = core.table.hand.to_act

@@ -1,0 +1,328 @@
+"""Leagues the servers run: created, entered, run and exported over the protocol
+(``league_create``, ``league_enter``, ``league_run``, ``league_export``; docs/league.md,
+"Leagues over the protocol").
+
+Such a league lives in Redis, not in an operator's files: its definition (entrants with
+no session token) under ``league-defs``, its report (the same ``cardroom league run``
+publishes, read by ``list_leagues`` and ``league``) under ``leagues``, and, while it is
+being run, the state of its run under ``league-runs``: the rounds asked for, the round
+being played and the matches of that round with their secret seeds.
+
+Every server looks for runs nobody drives (every :data:`SCAN_SECONDS`) and takes up each
+one under a Redis lock it keeps renewing, at most ``max_league_runs`` at once. The one
+that holds the lock plays the run round by round: it plans the round's matches and
+records them with their seeds *before* making any room, then, a few matches at a time
+(:data:`MATCHES_AT_ONCE`), makes their rooms, tells the entrants that play over their own
+connections (``league_seat``), waits for the rooms to close and appends the match records
+to the report. The rooms are ordinary rooms that any
+server plays, so when the process driving a run dies, another takes the lock over, makes
+any room the first did not get to (making one again is harmless), tells the entrants
+again and finishes the same matches: a run is never played twice nor lost.
+
+Entrants are players who enter themselves (they play every seat they are given over
+their own connections: :func:`client_demo.bot.play_league` does it) and, entered by the
+league's owner, built-in strategies that the match's rooms play as server-side bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from typing import Any
+
+from engine import bots
+
+from .. import messages as m
+from ..protocol import ProtocolError
+from ..store import UNAVAILABLE, Store
+from . import stats
+from .define import new_league
+from .files import Entrant, League, LeagueError
+from .match import finish_match, match_seats, open_match, plan_match
+from .report import league_message, report, row_json
+from .schedule import groups
+
+log = logging.getLogger(__name__)
+
+RUN_LOCK_MS = 15_000  # a run whose driver stopped renewing is taken over after this
+SCAN_SECONDS = 3.0  # how often a server looks for runs nobody drives
+EDIT_LOCK_MS = 5_000  # the short lock around every change of a league's definition or report
+MAX_ENTRANTS = 32
+MATCHES_AT_ONCE = 8  # a run plays a round's matches this many at a time
+
+
+def _run_lock(name: str) -> str:
+    return f"league-run:{name}"
+
+
+class LeagueService:
+    """One server's part in the leagues run over the protocol.
+
+    ``tell(player, message)`` delivers a message to a player's connections on every
+    server (:meth:`server.store.Store.tell_player`).
+    """
+
+    def __init__(self, store: Store, node: str, max_runs: int,
+                 tell: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None) -> None:
+        self.store = store
+        self.node = node
+        self.max_runs = max_runs
+        self.tell = tell or store.tell_player
+        self.driving: dict[str, asyncio.Task[None]] = {}
+        self._tokens: dict[str, str] = {}
+        self._scanner: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # --- lifecycle ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.max_runs > 0:
+            self._scanner = asyncio.create_task(self._scan_loop(), name="league runs")
+
+    async def stop(self) -> None:
+        """Stop driving: the locks are given back, so another server takes the runs up at once."""
+        tasks = [t for t in (self._scanner, *self.driving.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for name, token in list(self._tokens.items()):
+            try:
+                await self.store.unlock(_run_lock(name), token)
+            except UNAVAILABLE:
+                pass
+        self._tokens.clear()
+
+    # --- requests -----------------------------------------------------------------------
+
+    async def create(self, player: str, msg: m.LeagueCreate) -> dict[str, Any]:
+        """``league_create``: a new league owned by ``player``; the ``league`` reply."""
+        given = {k: getattr(msg, k) for k in ("hands", "seats", "stack", "action_seconds", "config", "duplicate",
+                                               "format", "level_hands") if getattr(msg, k) is not None}
+        try:
+            league = new_league(msg.name, msg.game, owner=player, **given)
+        except LeagueError as exc:
+            raise ProtocolError("bad_league", str(exc)) from None
+        async with self._editing(league.name):
+            if not await self.store.create_league(league.name, asdict(league)):
+                raise ProtocolError("league_exists", f"a league {league.name!r} exists already: pick another name",
+                                    "name")
+            return league_message(await self._publish(league, []))
+
+    async def enter(self, player: str, player_name: str, msg: m.LeagueEnter) -> dict[str, Any]:
+        """``league_enter``: ``player`` enters itself, or (the owner) a built-in strategy."""
+        async with self._editing(msg.name):
+            league = await self._league(msg.name)
+            if msg.strategy is not None:
+                self._owner(league, player, "enter built-in strategies")
+                known = sorted(n for g, n in bots.STRATEGIES if g == league.game)
+                if msg.strategy not in known:
+                    raise ProtocolError("bad_league", f"no strategy {msg.strategy[:32]!r} for {league.game} "
+                                                      f"(built in: {', '.join(known)})", "strategy")
+                entrant = Entrant(name=" ".join((msg.entrant or msg.strategy).split()),
+                                  player=f"bot-{secrets.token_hex(6)}", token="", strategy=msg.strategy, bot=True)
+            else:
+                if any(e.player == player for e in league.entrants):
+                    raise ProtocolError("already_entered", f"you are an entrant of league {league.name} already",
+                                        "name")
+                entrant = Entrant(name=" ".join((msg.entrant or player_name).split()), player=player, token="")
+            if not entrant.name or not entrant.name.isprintable():
+                raise ProtocolError("bad_message", "league_enter: entrant must contain printable characters",
+                                    "entrant")
+            if any(e.name == entrant.name for e in league.entrants):
+                raise ProtocolError("entrant_taken", f"league {league.name} has an entrant {entrant.name!r} "
+                                                     f"already: give another name (entrant)", "entrant")
+            if len(league.entrants) >= MAX_ENTRANTS:
+                raise ProtocolError("league_full", f"a league takes at most {MAX_ENTRANTS} entrants")
+            league.entrants.append(entrant)
+            await self.store.save_league(league.name, asdict(league))
+            return league_message(await self._publish(league))
+
+    async def run(self, player: str, msg: m.LeagueRun) -> dict[str, Any]:
+        """``league_run``: play ``rounds`` round robins; answered at once (the ``league``
+        reply with its ``run``), the matches played by the servers in the background."""
+        async with self._editing(msg.name):
+            league = await self._league(msg.name)
+            self._owner(league, player, "run it")
+            if await self.store.league_run(league.name) is not None:
+                raise ProtocolError("league_running", f"league {league.name} is being run: wait for its end", "name")
+            if len(league.entrants) < league.seats:
+                raise ProtocolError("too_few_entrants", f"league {league.name} needs {league.seats} entrants to "
+                                                        f"play a match (has {len(league.entrants)})", "name")
+            await self.store.save_league_run(league.name, {
+                "rounds": msg.rounds or 1, "round": 0, "pending": [], "by": player,
+                "requested_ms": int(time.time() * 1000)})
+            rep = await self._publish(league)
+        self._wake.set()
+        return league_message(rep)
+
+    async def export(self, name: str) -> dict[str, Any]:
+        """``league_export``: the standings and every match record (each hand's result per
+        entrant, the seed once the match is over); the hands themselves are the rooms'
+        ``history``."""
+        rep = await self.store.league_report(name)
+        if rep is None:
+            raise ProtocolError("no_such_league", f"no league {name[:64]!r} was run here", "name")
+        done = [x for x in rep["matches"] if x.get("status") == "done"]
+        return {"t": "league_export", "name": name, "game": rep["league"]["game"],
+                "standings": [row_json(r) for r in stats.standings(done)] if done else [],
+                "matches": rep["matches"]}
+
+    # --- helpers ------------------------------------------------------------------------
+
+    async def _league(self, name: str) -> League:
+        data = await self.store.league_definition(name)
+        if data is None:
+            if await self.store.league_report(name) is not None:
+                raise ProtocolError("not_league_owner", f"league {name[:64]!r} is run by its operator's "
+                                                        f"cardroom league command, not over the protocol", "name")
+            raise ProtocolError("no_such_league", f"no league {name[:64]!r} here", "name")
+        data["entrants"] = [Entrant(**e) for e in data.get("entrants", ())]
+        return League(**data)
+
+    @staticmethod
+    def _owner(league: League, player: str, what: str) -> None:
+        if league.owner != player:
+            raise ProtocolError("not_league_owner", f"only the player who created league {league.name} may {what}",
+                                "name")
+
+    @asynccontextmanager
+    async def _editing(self, name: str):
+        """Hold the league's short edit lock (every change of its definition, report or run
+        goes through it, on every server)."""
+        token = secrets.token_hex(8)
+        deadline = time.monotonic() + EDIT_LOCK_MS / 1000
+        while not await self.store.lock(f"league:{name}", token, EDIT_LOCK_MS):
+            if time.monotonic() > deadline:
+                raise ProtocolError("unavailable", f"league {name[:64]!r} is busy: retry")
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            await self.store.unlock(f"league:{name}", token)
+
+    async def _publish(self, league: League, matches: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Write the league's report (its matches as published, plus those of ``matches``
+        not in it yet; ``[]``: none at all) with the state of its run; the report."""
+        if matches is None or matches:
+            old = (await self.store.league_report(league.name) or {}).get("matches", [])
+            known = {x["match"] for x in old}
+            matches = old + [x for x in matches or () if x["match"] not in known]
+        rep = report(league, matches, int(time.time() * 1000))
+        run = await self.store.league_run(league.name)
+        rep["run"] = None if run is None else {"round": run["round"], "rounds": run["rounds"],
+                                               "matches": [p["record"]["match"] for p in run["pending"]]}
+        await self.store.publish_league(league.name, rep)
+        return rep
+
+    # --- driving runs -------------------------------------------------------------------
+
+    async def _scan_loop(self) -> None:
+        while True:
+            try:
+                await self._scan()
+            except asyncio.CancelledError:
+                raise
+            except UNAVAILABLE as exc:
+                log.warning("league runs: Redis unavailable (%s)", exc)
+            except Exception:
+                log.exception("league runs: scan failed")
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), SCAN_SECONDS)
+            except TimeoutError:
+                pass
+
+    async def _scan(self) -> None:
+        """Take up the runs nobody drives, while this server has room for more."""
+        for name in sorted(await self.store.league_runs()):
+            if name in self.driving or len(self.driving) >= self.max_runs:
+                continue
+            token = f"{self.node} {secrets.token_hex(8)}"
+            if await self.store.lock(_run_lock(name), token, RUN_LOCK_MS):
+                self._tokens[name] = token
+                self.driving[name] = asyncio.create_task(self._drive(name, token), name=f"league {name}")
+
+    async def _drive(self, name: str, token: str) -> None:
+        keeper = asyncio.create_task(self._keep_lock(name, token, asyncio.current_task()))
+        try:
+            await self._play(name)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("league %s: run failed; another server (or this one) takes it up again", name)
+        finally:
+            keeper.cancel()
+            self.driving.pop(name, None)
+            if self._tokens.pop(name, None) is not None:
+                try:
+                    await self.store.unlock(_run_lock(name), token)
+                except UNAVAILABLE:
+                    pass
+
+    async def _keep_lock(self, name: str, token: str, driver: asyncio.Task[Any] | None) -> None:
+        """Renew the run's lock; should it be lost, stop driving at once (someone else does)."""
+        while True:
+            await asyncio.sleep(RUN_LOCK_MS / 3000)
+            try:
+                held = await self.store.extend_lock(_run_lock(name), token, RUN_LOCK_MS)
+            except UNAVAILABLE:
+                continue  # the lock runs out if Redis stays away; the driver learns it then
+            if not held:
+                log.warning("league %s: run lock lost; another server drives it", name)
+                self._tokens.pop(name, None)
+                if driver is not None:
+                    driver.cancel()
+                return
+
+    async def _play(self, name: str) -> None:
+        """Play the run's rounds from where its state says it is."""
+        while True:
+            state = await self.store.league_run(name)
+            if state is None:
+                return
+            league = await self._league(name)
+            if state["pending"]:
+                await self._finish_round(league, state)
+                continue
+            async with self._editing(name):
+                if state["round"] >= state["rounds"]:
+                    await self.store.save_league_run(name, None)
+                    await self._publish(league)
+                    log.info("league %s: run of %d round(s) over", name, state["rounds"])
+                    return
+                state["round"] += 1
+                planned = [plan_match(league, g) for g in groups([e.name for e in league.entrants], league.seats)]
+                state["pending"] = [{"record": record, "seed": seed} for record, seed in planned]
+                await self.store.save_league_run(name, state)  # the seeds are kept before any room is made
+                await self._publish(league)
+            log.info("league %s: round %d/%d, %d match(es)", name, state["round"], state["rounds"], len(planned))
+
+    async def _finish_round(self, league: League, state: dict[str, Any]) -> None:
+        """Play the next few of the round's matches (at most :data:`MATCHES_AT_ONCE`): open
+        them (again, after a takeover: harmless), tell the entrants their seats, wait for
+        the rooms to close and record the matches."""
+        batch = state["pending"][:MATCHES_AT_ONCE]
+        for p in batch:
+            await open_match(self.store, league, p["record"], p["seed"])
+            for entrant, room, seat in match_seats(league, p["record"]):
+                if entrant.client:
+                    await self.tell(entrant.player, {
+                        "t": "league_seat", "league": league.name, "match": p["record"]["match"],
+                        "game": league.game, "room": room, "seat": seat})
+
+        def say(line: str) -> None:
+            log.info("league %s: %s", league.name, line)
+
+        records = await asyncio.gather(*(finish_match(self.store, league, dict(p["record"]), p["seed"], say)
+                                         for p in batch))
+        async with self._editing(league.name):
+            for record in records:
+                record["round"] = state["round"]
+            await self._publish(league, list(records))  # (published twice after a crash here: kept once)
+            state["pending"] = state["pending"][len(batch):]
+            await self.store.save_league_run(league.name, state)
