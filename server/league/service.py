@@ -279,6 +279,13 @@ class LeagueService:
                     driver.cancel()
                 return
 
+    async def _holds(self, name: str) -> bool:
+        """Does this server still drive the run (its lock renewed now)? Checked under the
+        edit lock before every write of the run's state, so a driver that was stopped
+        for longer than the lock (and taken over) never overwrites its successor's."""
+        token = self._tokens.get(name)
+        return token is not None and await self.store.extend_lock(_run_lock(name), token, RUN_LOCK_MS)
+
     async def _play(self, name: str) -> None:
         """Play the run's rounds from where its state says it is."""
         while True:
@@ -287,9 +294,14 @@ class LeagueService:
                 return
             league = await self._league(name)
             if state["pending"]:
-                await self._finish_round(league, state)
+                await self._finish_matches(league, state)
                 continue
             async with self._editing(name):
+                state = await self.store.league_run(name)
+                if state is None or not await self._holds(name):
+                    return  # over, or taken over by another server
+                if state["pending"]:
+                    continue
                 if state["round"] >= state["rounds"]:
                     await self.store.save_league_run(name, None)
                     await self._publish(league)
@@ -302,7 +314,7 @@ class LeagueService:
                 await self._publish(league)
             log.info("league %s: round %d/%d, %d match(es)", name, state["round"], state["rounds"], len(planned))
 
-    async def _finish_round(self, league: League, state: dict[str, Any]) -> None:
+    async def _finish_matches(self, league: League, state: dict[str, Any]) -> None:
         """Play the next few of the round's matches (at most :data:`MATCHES_AT_ONCE`): open
         them (again, after a takeover: harmless), tell the entrants their seats, wait for
         the rooms to close and record the matches."""
@@ -321,8 +333,12 @@ class LeagueService:
         records = await asyncio.gather(*(finish_match(self.store, league, dict(p["record"]), p["seed"], say)
                                          for p in batch))
         async with self._editing(league.name):
+            fresh = await self.store.league_run(league.name)
+            if fresh is None or not await self._holds(league.name):
+                return
             for record in records:
-                record["round"] = state["round"]
+                record["round"] = fresh["round"]
             await self._publish(league, list(records))  # (published twice after a crash here: kept once)
-            state["pending"] = state["pending"][len(batch):]
-            await self.store.save_league_run(league.name, state)
+            done = {record["match"] for record in records}
+            fresh["pending"] = [p for p in fresh["pending"] if p["record"]["match"] not in done]
+            await self.store.save_league_run(league.name, fresh)

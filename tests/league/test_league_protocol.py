@@ -6,7 +6,7 @@ matches the other drives; the run survives a SIGKILL of the process driving it."
 from __future__ import annotations
 
 import asyncio
-import re
+import signal
 import time
 
 import pytest
@@ -27,6 +27,21 @@ def servers(tmp_path_factory):
     for p in procs:
         p.start()
     yield r, procs
+    for p in procs:
+        p.stop()
+    r.stop()
+
+
+@pytest.fixture
+def pair(tmp_path):
+    """A Redis of its own and two servers on it, for the tests that stop a process (the
+    module's servers would take its runs over otherwise)."""
+    r = RedisProcess(tmp_path / "redis")
+    r.start()
+    procs = [ServerProcess(r.url, tmp_path / f"s{i}.log") for i in range(2)]
+    for p in procs:
+        p.start()
+    yield procs
     for p in procs:
         p.stop()
     r.stop()
@@ -123,40 +138,39 @@ async def test_league_requests_that_fail_get_stable_codes_and_change_nothing(ser
     assert {**after, **same} == {**before, **same}
 
 
-async def test_a_run_goes_on_when_the_process_driving_it_is_killed(servers, tmp_path):
-    """The process driving a run is SIGKILLed in the middle of a match: another takes the
+async def test_a_run_goes_on_when_the_process_driving_it_is_killed(pair):
+    """The process driving a run is SIGKILLed in the middle of a match: the other takes the
     run over, finishes the same match from its rooms and records it once."""
-    r, _ = servers
-    procs = [ServerProcess(r.url, tmp_path / f"s{i}.log") for i in range(2)]
-    for p in procs:
-        p.start()
-    try:
-        async with CardroomClient(procs[0].ws_url, name="Owner") as owner:
-            await owner.request({"t": "league_create", "name": "hardy", "game": "zhajinhua", "hands": 6, "seats": 3,
-                                 "action_seconds": 0.5})
-            for strategy in ("smart", "random"):
-                await owner.request({"t": "league_enter", "name": "hardy", "strategy": strategy})
-            await owner.request({"t": "league_enter", "name": "hardy", "entrant": "absent"})  # never plays: its
-            await owner.request({"t": "league_run", "name": "hardy"})  # turns time out, so the match lasts
-            deadline = time.monotonic() + 15
-            driver = None
-            while driver is None:
-                assert time.monotonic() < deadline, "no process took the run up"
-                driver = next((p for p in procs if re.search(r"league hardy: round 1/1", p.output())), None)
-                await asyncio.sleep(0.2)
-            await asyncio.sleep(1.0)
-            driver.kill9()
-            survivor = next(p for p in procs if p is not driver)
-        async with CardroomClient(survivor.ws_url, name="Watcher") as watcher:
-            assert (await watcher.request({"t": "league", "name": "hardy"}))["run"] is not None
-            info = await _until_over(watcher, "hardy", 120)
-        assert "league hardy: round 1/1" not in survivor.output()  # it took the same round over, not a new one
-        (match,) = info["matches"]
-        assert match["status"] == "done" and match["same_decks"] and match["hands"] == 18  # 6 deals, 3 rooms
-        assert sum(match["results"].values()) == 0
-    finally:
-        for p in procs:
-            p.stop()
+    async with CardroomClient(pair[0].ws_url, name="Owner") as owner:
+        await owner.request({"t": "league_create", "name": "hardy", "game": "zhajinhua", "hands": 6, "seats": 3,
+                             "action_seconds": 0.5})
+        for strategy in ("smart", "random"):
+            await owner.request({"t": "league_enter", "name": "hardy", "strategy": strategy})
+        await owner.request({"t": "league_enter", "name": "hardy", "entrant": "absent"})  # never plays: its
+        await owner.request({"t": "league_run", "name": "hardy"})  # turns time out, so the match lasts
+        driver = await _driver(pair, "league hardy: round 1/1")
+        await asyncio.sleep(1.0)
+        driver.kill9()
+    survivor = next(p for p in pair if p is not driver)
+    async with CardroomClient(survivor.ws_url, name="Watcher") as watcher:
+        assert (await watcher.request({"t": "league", "name": "hardy"}))["run"] is not None
+        info = await _until_over(watcher, "hardy", 120)
+    assert "league hardy: run of 1 round(s) over" in survivor.output()  # it took the run over ...
+    assert "league hardy: round 1/1" not in survivor.output()  # ... and the same round, not a new one
+    (match,) = info["matches"]
+    assert match["status"] == "done" and match["same_decks"] and match["hands"] == 18  # 6 deals, 3 rooms
+    assert sum(match["results"].values()) == 0
+
+
+async def _driver(procs: list[ServerProcess], line: str) -> ServerProcess:
+    """The process whose log says it plays the run."""
+    deadline = time.monotonic() + 15
+    while True:
+        found = next((p for p in procs if line in p.output()), None)
+        if found is not None:
+            return found
+        assert time.monotonic() < deadline, "no process took the run up"
+        await asyncio.sleep(0.2)
 
 
 async def test_operator_leagues_and_protocol_leagues_share_one_namespace(servers, tmp_path):
@@ -179,3 +193,34 @@ async def test_operator_leagues_and_protocol_leagues_share_one_namespace(servers
         operator(tmp_path, r, "enter", "mine", "--entrant", entrant, "--strategy", entrant)
     refused = operator(tmp_path, r, "run", "mine", "--url", a.ws_url, check=False)
     assert refused.returncode == 1 and "made over the protocol" in refused.stderr
+
+
+async def test_a_driver_stopped_past_its_lock_gives_the_run_up_without_a_trace(pair):
+    """SIGSTOP the process driving a two-round run for longer than its lock: the other
+    takes the run over; the first, resumed, finds its lock gone and writes nothing more.
+    Each round is played once: two matches, no round planned twice."""
+    async with CardroomClient(pair[0].ws_url, name="Owner") as owner:
+        await owner.request({"t": "league_create", "name": "sleepy", "game": "zhajinhua", "hands": 4,
+                             "seats": 3, "action_seconds": 0.5})
+        for strategy in ("smart", "random"):
+            await owner.request({"t": "league_enter", "name": "sleepy", "strategy": strategy})
+        await owner.request({"t": "league_enter", "name": "sleepy", "entrant": "absent"})
+        await owner.request({"t": "league_run", "name": "sleepy", "rounds": 2})
+    driver = await _driver(pair, "league sleepy: round 1/2")
+    survivor = next(p for p in pair if p is not driver)
+    driver.signal(signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 40
+        while "league sleepy" not in survivor.output():  # it took the run over
+            assert time.monotonic() < deadline, "the run was not taken over"
+            await asyncio.sleep(0.5)
+    finally:
+        driver.signal(signal.SIGCONT)
+    async with CardroomClient(survivor.ws_url, name="Watcher") as watcher:
+        info = await _until_over(watcher, "sleepy", 120)
+        await asyncio.sleep(6)  # the resumed driver's lock keeper has looked by now
+        again = await watcher.request({"t": "league", "name": "sleepy"})
+    assert [m["round"] for m in info["matches"]] == [1, 2] and again["matches"] == info["matches"]
+    assert all(m["status"] == "done" and m["same_decks"] for m in info["matches"])
+    assert again["run"] is None
+    assert "league sleepy: round 2/2" in survivor.output() and "league sleepy: round 2/2" not in driver.output()
