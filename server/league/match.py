@@ -205,8 +205,14 @@ async def finish_match(store: Store, league: League, record: dict[str, Any], see
     closed = await _wait_closed(store, record["match"], [room for room, _ in rooms], league.hands, limit, log)
     hands: list[dict[str, Any]] = []
     by_room: list[dict[int, str]] = []
+    whole = True  # every room's hands are all in its stream, from the first
     for k, (room, seating) in enumerate(rooms):
         played, commitments, places = hand_results(await store.room_events(room), seating, league.stack)
+        numbers = [h["deal"] for h in played]
+        if numbers != list(range(1, len(numbers) + 1)) or (league.format != "sng" and len(numbers) != league.hands):
+            whole = False
+            log(f"match {record['match']}: room {room} has hands {numbers[:1]}..{numbers[-1:]} "
+                f"({len(numbers)} of them): not every hand was found")
         hands += [dict(h, room=room) for h in played]
         by_room.append(commitments)
         if league.format == "sng":
@@ -217,7 +223,7 @@ async def finish_match(store: Store, league: League, record: dict[str, Any], see
     deals = set().union(*(set(c) for c in by_room))
     record.update(
         hands=hands, seed=seed, finished_ms=int(time.time() * 1000),
-        status="done" if closed else "incomplete",
+        status="done" if closed and whole else "incomplete",
         # (a sit-and-go's rooms may end after different numbers of hands: compare those all played)
         same_decks=all(len({c[d] for c in by_room if d in c}) == 1 for d in deals),
     )

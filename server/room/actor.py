@@ -348,9 +348,10 @@ class RoomActor:
 
     async def _commit(self, change: Change, snapshot: bytes, answers: bytes) -> None:
         expected = self.core.table.version
+        keep_all = self.core.table.league is not None  # a match's results are read from its whole stream
         try:
             await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
-                                    change.granted, answers)
+                                    change.granted, answers, keep_all)
             return
         except VersionConflict as exc:
             if exc.version == expected + 1 and await self.store.load_room_raw(self.room) == snapshot:
@@ -366,7 +367,7 @@ class RoomActor:
         # to a replica that had not received them). Put our acknowledged state back first.
         await self._restore(found)
         await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
-                                change.granted, answers)
+                                change.granted, answers, keep_all)
 
     async def _restore(self, found: int) -> None:
         version = self.core.table.version

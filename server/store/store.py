@@ -437,8 +437,10 @@ class Store:
 
     @_gated
     async def commit(self, room: str, token: str, expected_version: int, snapshot: bytes,
-                     events: list[dict[str, Any]], granted: int = 0, answers: bytes = b"") -> int:
-        """Store and publish one change; returns the new version.
+                     events: list[dict[str, Any]], granted: int = 0, answers: bytes = b"",
+                     keep_all: bool = False) -> int:
+        """Store and publish one change; returns the new version. The room's event stream
+        keeps its last ``stream_maxlen`` entries (about), or every one with ``keep_all``.
 
         Raises :class:`Fenced` when ``token`` no longer holds the lease, or
         :class:`VersionConflict` when Redis is not at ``expected_version``: nothing is
@@ -449,7 +451,7 @@ class Store:
         start = time.perf_counter()
         r = await self._commit(
             [k.room(room), k.events(room), k.lease(room)],
-            [token, expected_version, snapshot, ev, self.stream_maxlen, granted, k.room_channel(room),
+            [token, expected_version, snapshot, ev, 0 if keep_all else self.stream_maxlen, granted, k.room_channel(room),
              change_header(version, snapshot, ev, answers), answers],
         )
         self._observe_write(time.perf_counter() - start)

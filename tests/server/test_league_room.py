@@ -131,3 +131,22 @@ def test_a_sit_and_go_places_two_seats_out_in_one_hand_by_their_starting_stacks(
     places = {e["seat"]: e["place"] for e in events if e["type"] in ("eliminated", "placed")}
     assert places == {0: 3, 1: 2, 2: 1}  # bo started the hand with more than ann
     assert table.closed
+
+
+async def test_a_league_room_keeps_every_hand_in_its_stream_past_the_history_limit(make_app):
+    """A league match's results are read from its rooms' event streams, so those are kept
+    whole, however long the match: here 60 hands of two server-side bots (some 300
+    changes) on a server that keeps only 100 entries of any other room."""
+    from server.league.match import finish_match, open_match, plan_match
+
+    app = await make_app(games=GAMES, history_entries=100)
+    league = League(name="long", game="holdem", seats=2, hands=60, stack=2000, unit=100, action_seconds=5.0,
+                    entrants=[Entrant("ann", "bot-ann", "", "smart", bot=True),
+                              Entrant("bo", "bot-bo", "", "random", bot=True)])
+    record, seed = plan_match(league, ("ann", "bo"))
+    await open_match(app.store, league, record, seed)
+    done = await finish_match(app.store, league, record, seed, log=lambda line: None, timeout=120)
+    assert done["status"] == "done" and done["same_decks"]
+    for r in done["rooms"]:
+        assert [h["deal"] for h in done["hands"] if h["room"] == r["room"]] == list(range(1, 61))
+        assert len(await app.store.room_events(r["room"])) > 100
