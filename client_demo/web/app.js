@@ -42,7 +42,8 @@ const leagues = new LeagueScreen({ conn, store, app: null });
 // Codes whose English title goes before the server's message ("Not your turn: seat 1 is to act").
 const TITLED = new Set(["not_your_turn", "bad_amount", "bad_action", "not_a_valid_play", "does_not_beat", "must_play",
   "cards_not_in_hand", "insufficient_funds", "room_full", "seat_taken", "already_seated", "bad_config", "rate_limited",
-  "no_such_room", "not_enough_chips", "too_early", "internal_error", "unavailable"]);
+  "no_such_room", "not_enough_chips", "too_early", "internal_error", "unavailable",
+  "too_few_entrants", "league_running", "not_league_owner"]);
 
 const MAX_TOASTS = 2;
 
@@ -135,10 +136,12 @@ export const app = {
       return;
     }
     if (store.current && store.snaps.has(store.current)) {
+      leagues.stopPoll(); // a league page left: no more asking for its run
       table.render(main, store.snaps.get(store.current));
     } else if (store.page) {
       leagues.render(main, store.page);
     } else {
+      leagues.stopPoll();
       lobby.render(main);
     }
   },

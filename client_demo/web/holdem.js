@@ -245,8 +245,11 @@ export default {
 };
 
 /**
- * A sit-and-go's blinds in the table header (the snapshot's `league.level` is the next
- * hand's): the hand on the table's (or the last one's) and the next hand's when they rise.
+ * A sit-and-go's level and blinds in the table header (the snapshot's `league.level` and
+ * `league.level_no` are the next hand's): the hand on the table's (or the last one's),
+ * "level 3 · blinds 25/50", and the next hand's when they rise. A level's blinds are its
+ * own, so the hand on the table is at the next hand's level unless its blinds differ
+ * (then it is the level before). Without `level_no` (an older server), the blinds alone.
  */
 function sngLevel(ctx) {
   const { snap, view } = ctx;
@@ -254,24 +257,41 @@ function sngLevel(ctx) {
   if (!league || league.format !== "sng" || !league.level || !league.level.big_blind) return null;
   const next = league.level;
   const now = view && view.big_blind ? view : next;
-  const rises = !snap.closed && (next.small_blind !== now.small_blind || next.big_blind !== now.big_blind);
-  return h("span", { class: "sng-level", "data-testid": "sng-level", "data-small": now.small_blind, "data-big": now.big_blind },
-    t("he.sng_stakes", { sb: chips(now.small_blind), bb: chips(now.big_blind) }),
-    rises ? t("he.sng_next", { sb: chips(next.small_blind), bb: chips(next.big_blind) }) : "");
+  const same = next.small_blind === now.small_blind && next.big_blind === now.big_blind;
+  const rises = !snap.closed && !same;
+  const nextNo = Number.isInteger(league.level_no) && league.level_no >= 1 ? league.level_no : null;
+  const nowNo = nextNo === null ? null : same ? nextNo : Math.max(1, nextNo - 1);
+  const p = (b, n) => ({ sb: chips(b.small_blind), bb: chips(b.big_blind), n });
+  return h("span", { class: "sng-level", "data-testid": "sng-level", "data-small": now.small_blind, "data-big": now.big_blind,
+    "data-level": nowNo ?? "" },
+  t(nowNo ? "he.sng_stakes_level" : "he.sng_stakes", p(now, nowNo)),
+  rises ? t(nextNo ? "he.sng_next_level" : "he.sng_next", p(next, nextNo)) : "");
+}
+
+/**
+ * Live, the level number of a hand whose `hand_start` arrives on the snapshot before it:
+ * that snapshot's `league.level_no` (the next hand's), when its `league.level` has this
+ * hand's blinds. Null for a fetched hand (no view: its caller says, as `ctx.level`).
+ */
+function liveLevel(ev, ctx) {
+  const league = ctx.view && ctx.snap && ctx.snap.league;
+  if (!league || !league.level || !Number.isInteger(league.level_no)) return null;
+  return league.level.small_blind === ev.small_blind && league.level.big_blind === ev.big_blind ? league.level_no : null;
 }
 
 /**
  * "Blinds up: 25/50 (level 3)" when a hand's blinds are above the hand before's (a
  * sit-and-go's next level), else nothing. The hand before: what a fetched history knows
  * (`ctx.blindsBefore`, and the `ctx.level` number), or live, the view of the snapshot
- * the hand's first event arrives on (the last hand's).
+ * the hand's first event arrives on (the last hand's), and that snapshot's level number.
  */
 function blindsUp(ev, ctx) {
   const v = ctx.view;
   const before = ctx.blindsBefore || (v && v.big_blind ? [v.small_blind, v.big_blind] : null);
   if (!before || (ev.small_blind <= before[0] && ev.big_blind <= before[1])) return null;
-  const p = { sb: chips(ev.small_blind), bb: chips(ev.big_blind), n: ctx.level };
-  return [t(ctx.level ? "he.blinds_up_level" : "he.blinds_up", p), "level"];
+  const level = ctx.level ?? liveLevel(ev, ctx);
+  const p = { sb: chips(ev.small_blind), bb: chips(ev.big_blind), n: level };
+  return [t(level ? "he.blinds_up_level" : "he.blinds_up", p), "level"];
 }
 
 /** What a seat did last on this street, in words ("Raise to 40 · all-in"). */

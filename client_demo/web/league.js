@@ -4,6 +4,11 @@
 // cumulative result over its deals, and the matches, whose rooms' hands (`history`, open
 // to anyone once a league match is over) open in a panel, in the words of the table's
 // hand history (the game module's `describe`, through table.js's `lineFor`).
+//
+// A league made over the protocol (`league_create`) says who made it (`owner`) and,
+// while the servers run it (`run`), the round being played: the page shows the run and
+// asks for the league again every few seconds until the run is over. Its owner gets a
+// "Run a round" button (`league_run`).
 
 import { h, clear, chips } from "./dom.js";
 import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
@@ -13,6 +18,8 @@ import { t, tMaybe, lang } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 // line colours, told apart on the dark green page
 const COLORS = ["#f2c14e", "#5ec8ff", "#ff6b9a", "#9be564", "#ff9f43", "#b48cff", "#2ee6c5", "#e8e8e8"];
+// how often a page showing a league being run asks for it again
+export const POLL_MS = 5000;
 // how a league is run, for the empty list (docs/league.md, "Walkthrough")
 const COMMANDS = [
   "cardroom league create friday --game holdem --hands 200",
@@ -30,6 +37,8 @@ export class LeagueScreen {
     this.hands = new Map(); // room id -> {hands, error, loading}
     this.shown = null;      // the room whose hands are open: {room, seats}
     this.main = null;
+    this.poll = null;       // the next re-ask of a league being run: {key, timer}
+    this.starting = false;  // a league_run sent, not answered yet
     let pending = false;
     window.addEventListener("resize", () => { // the chart is drawn to its box's width
       if (pending) return;
@@ -49,9 +58,78 @@ export class LeagueScreen {
     this.main = main;
     const entry = this.fetch(page);
     if (page.kind !== "league") this.shown = null;
+    // an open hands panel keeps where it was scrolled to (the page is drawn again while a run polls)
+    const open = main.querySelector("[data-testid=hands-panel]");
+    const scrolled = open && this.shown && open.dataset.room === this.shown.room ? open.scrollTop : 0;
     clear(main).append(page.kind === "league" ? this.leagueNode(page.name, entry) : this.listNode(entry));
-    if (this.shown) main.append(this.handsPanel());
+    if (this.shown) {
+      const panel = this.handsPanel();
+      main.append(panel);
+      if (scrolled) panel.querySelector("[data-testid=hands-panel]").scrollTop = scrolled;
+    }
     this.drawChart();
+    this.schedulePoll(page, entry);
+  }
+
+  /**
+   * While what the page shows is being run (a league's `run`, or a league of the list
+   * `running`), ask for it again in POLL_MS; the answer draws the page and schedules the
+   * next. Nothing once the run is over, or once another page is shown.
+   */
+  schedulePoll(page, entry) {
+    const key = cacheKey(page);
+    if (!isRunning(page, entry.data)) this.stopPoll();
+    else if (!this.poll || this.poll.key !== key) this.startPoll(page);
+    this.markPolling();
+  }
+
+  startPoll(page) {
+    this.stopPoll();
+    const poll = { key: cacheKey(page) };
+    poll.timer = setTimeout(() => {
+      if (this.poll !== poll) return;
+      this.poll = null;
+      if (!this.showing(page)) return; // the user went elsewhere: no more asking
+      this.refresh(page);
+      this.fetch(page); // its answer draws the page again, which schedules the next
+    }, POLL_MS);
+    this.poll = poll;
+  }
+
+  /** No more re-asking (the run is over, or the user left the league pages). */
+  stopPoll() {
+    if (!this.poll) return;
+    clearTimeout(this.poll.timer);
+    this.poll = null;
+    this.markPolling();
+  }
+
+  /** `data-polling` on the page: 1 while a re-ask is scheduled (for the tests). */
+  markPolling() {
+    const el = this.main && this.main.querySelector(".league-screen");
+    if (el) el.dataset.polling = this.poll ? "1" : "0";
+  }
+
+  /** The owner's "Run a round": `league_run` with one round; the reply shows the run. */
+  async runRound(name) {
+    const page = { kind: "league", name };
+    if (this.starting) return;
+    this.starting = true;
+    if (this.showing(page)) this.app.render();
+    try {
+      const reply = await this.conn.request({ t: "league_run", name, rounds: 1 }, { quiet: true });
+      const entry = this.cache.get(cacheKey(page)) || {};
+      Object.assign(entry, { data: reply, error: null, stale: false });
+      this.cache.set(cacheKey(page), entry);
+    } catch (err) {
+      // a toast in the page's words (too_few_entrants, league_running, not_league_owner,
+      // ...); the field the server names is the league's name, not a table option
+      if (err.code !== "disconnected") this.app.showError({ ...err, field: null });
+      this.refresh(page); // (e.g. league_running: what the page shows is out of date)
+    } finally {
+      this.starting = false;
+      if (this.showing(page)) this.app.render();
+    }
   }
 
   /** The page's reply, asked for when missing or stale; the page is drawn again when it comes. */
@@ -114,8 +192,10 @@ export class LeagueScreen {
     }
     const colors = colorsOf(L);
     this.drawn = { L, colors };
-    return h("div", { class: "league-screen", "data-testid": "league-page", "data-league": L.name },
+    return h("div", { class: "league-screen", "data-testid": "league-page", "data-league": L.name,
+      "data-running": L.run ? "1" : "0" },
       this.bar(back, L.name, settingsLine(L), page),
+      this.runLine(L),
       h("div", { class: "league-grid" },
         h("section", { class: "panel" }, h("h2", {}, t("lg.standings")), standingsNode(L, colors)),
         h("section", { class: "panel chart-panel" }, h("h2", {}, t("lg.chart")),
@@ -123,11 +203,29 @@ export class LeagueScreen {
       h("section", { class: "panel" }, h("h2", {}, t("lg.matches")), this.matchesNode(L, colors)));
   }
 
+  /**
+   * Under the header: while the league is being run, the round and the matches left
+   * ("Running: round 1 of 3 · 2 matches left in this round"); for its owner, the button
+   * that runs a round (not while a run is on).
+   */
+  runLine(L) {
+    const me = this.store.welcome ? this.store.welcome.player : null;
+    const owner = Boolean(L.owner) && L.owner === me;
+    if (!L.run && !owner) return null;
+    return h("div", { class: "league-run" },
+      L.run ? runStatus(L.run) : null,
+      owner ? h("button", { class: "btn primary", type: "button", "data-testid": "league-run",
+        disabled: Boolean(L.run) || this.starting, title: t("lg.run_title"),
+        onclick: () => this.runRound(L.name) }, t("lg.run")) : null);
+  }
+
   /** The chart, drawn (again) to the width its box has now. */
   drawChart() {
     const box = this.main && this.main.querySelector(".league-screen .chart-box");
     if (!box || !this.drawn) return;
-    clear(box).append(chartNode(this.drawn.L, this.drawn.colors, box.clientWidth));
+    const chart = chartNode(this.drawn.L, this.drawn.colors, box.clientWidth);
+    clear(box);
+    if (chart) box.append(chart); // (none before a match is over: the legend says so)
   }
 
   matchesNode(L, colors) {
@@ -208,6 +306,26 @@ export class LeagueScreen {
 
 function cacheKey(page) { return page.kind === "league" ? `league:${page.name}` : ""; }
 
+/** Is what this reply shows being run (so that it is worth asking again soon)? */
+function isRunning(page, data) {
+  if (!data) return false;
+  if (page.kind === "league") return Boolean(data.run);
+  return (data.leagues || []).some((l) => l.running);
+}
+
+/** "Running: round 1 of 3 · 2 matches left in this round" (round 0: the run is just asked for). */
+function runStatus(run) {
+  const rounds = run.rounds || 1;
+  const round = Math.min(Math.max(run.round || 0, 1), rounds);
+  const left = (run.matches || []).length;
+  const parts = [t("lg.running", { round, rounds })];
+  if (!run.round) parts.push(t("lg.run_starting"));
+  else if (left) parts.push(t("lg.run_left", { n: left }));
+  return h("p", { class: "run-status", "data-testid": "league-run-status", role: "status",
+    "data-round": run.round || 0, "data-rounds": rounds, "data-left": left },
+  h("span", { class: "run-dot" }), parts.join(" · "));
+}
+
 function offline(err) { return Boolean(err) && (err.code === "disconnected" || err.code === "offline"); }
 
 function errorText(err, name = "") {
@@ -226,7 +344,8 @@ function emptyNode() {
   return h("div", { class: "league-empty", "data-testid": "leagues-empty" },
     h("p", {}, t("lg.none")),
     h("p", { class: "muted" }, t("lg.how")),
-    h("pre", { class: "commands" }, COMMANDS.join("\n")));
+    h("pre", { class: "commands" }, COMMANDS.join("\n")),
+    h("p", { class: "muted", "data-testid": "leagues-protocol" }, t("lg.how_protocol")));
 }
 
 function leagueRow(l) {
@@ -234,7 +353,8 @@ function leagueRow(l) {
     "data-testid": `league-${l.name}`, "data-league": l.name },
   h("div", { class: "room-game" }, GAME_ICON[l.game] || "♣"),
   h("div", { class: "league-main" },
-    h("div", { class: "league-name" }, l.name),
+    h("div", { class: "league-name" }, l.name,
+      l.running ? h("span", { class: "badge running", "data-testid": `league-running-${l.name}` }, t("lg.running_badge")) : null),
     h("div", { class: "muted small" }, [shortTitle(l.game), t("lg.entrants_n", { n: l.entrants.length, names: l.entrants.join(", ") }),
       t("lg.matches_done", { done: l.done, n: l.matches }), l.updated_ms ? t("lg.updated", { time: when(l.updated_ms) }) : null]
       .filter(Boolean).join(" · "))),
@@ -270,14 +390,26 @@ function colorsOf(L) {
 function swatch(color) { return h("span", { class: "swatch", style: { "--c": color || "#888" } }); }
 
 function standingsNode(L, colors) {
-  if (!L.standings.length) return h("p", { class: "muted" }, t("lg.no_standings"));
+  const placed = new Set(L.standings.map((r) => r.entrant));
+  const waiting = (L.entrants || []).filter((e) => !placed.has(e.name));
+  if (!L.standings.length) return [h("p", { class: "muted" }, t("lg.no_standings")), waitingNode(waiting, colors, true)];
   const entrants = new Map(L.entrants.map((e) => [e.name, e]));
   const th = (key, cls = "") => h("th", { class: cls, scope: "col" }, t(key));
-  return h("table", { class: "standings", "data-testid": "league-standings" },
+  return [h("table", { class: "standings", "data-testid": "league-standings" },
     h("thead", {}, h("tr", {},
       th("lg.col_rank", "num"), th("lg.col_entrant"), th("lg.col_rating", "num"), th("lg.col_matches", "num col-wide"),
       th(L.standings[0].unit === "place" ? "lg.col_tables" : "lg.col_deals", "num"), th("lg.col_result", "num"), th("lg.col_chips", "num col-wide"))),
-    h("tbody", {}, L.standings.map((row, i) => standingRow(row, i + 1, entrants.get(row.entrant), colors.get(row.entrant)))));
+    h("tbody", {}, L.standings.map((row, i) => standingRow(row, i + 1, entrants.get(row.entrant), colors.get(row.entrant))))),
+  waitingNode(waiting, colors, false)];
+}
+
+/** The entrants with no finished match yet, with what plays them ("built-in: smart", "connected bot"). */
+function waitingNode(waiting, colors, alone) {
+  if (!waiting.length) return null;
+  return h("div", { class: "league-entrants", "data-testid": "league-entrants" },
+    h("div", { class: "muted small" }, t(alone ? "lg.entrants" : "lg.not_played")),
+    h("ul", {}, waiting.map((e) => h("li", { "data-testid": `entrant-${e.name}`, "data-entrant": e.name },
+      swatch(colors.get(e.name)), h("b", {}, e.name), " ", h("span", { class: "muted small" }, entrantNote(e))))));
 }
 
 function standingRow(row, rank, entrant, color) {
@@ -299,9 +431,14 @@ function standingRow(row, rank, entrant, color) {
     h("td", { class: "num col-wide", "data-col": "chips" }, signedChips(row.chips)));
 }
 
-/** "built-in: smart" for a server strategy, "program" for the operator's own bot. */
+/**
+ * "built-in: smart" for a server strategy (also one the rooms play as a bot seat),
+ * "connected bot" for a player that entered itself and plays over its own connections,
+ * "program" for the operator's own bot.
+ */
 function entrantNote(entrant) {
   if (!entrant) return "";
+  if (entrant.client) return t("lg.client");
   if (entrant.program || !entrant.strategy) return t("lg.program");
   return t("lg.builtin", { name: tMaybe(`lg.strategy.${entrant.strategy}`, {}, String(entrant.strategy).replaceAll("_", " ")) });
 }

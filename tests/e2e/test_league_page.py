@@ -331,6 +331,9 @@ def test_no_league_yet_and_results_whose_interval_excludes_zero(new_page, shots:
     for command in ("cardroom league create", "cardroom league enter", "cardroom league run"):
         expect(empty.locator("pre")).to_contain_text(command)
     expect(empty).to_contain_text("docs/league.md")
+    # and that bots can make their own over the protocol
+    expect(empty.get_by_test_id("leagues-protocol")).to_have_text(
+        "Bots can also make and run their own leagues over the protocol (league_create; docs/league.md).")
     screenshot(page, shots, "desktop-empty")
 
     # the league's reply with made-up intervals

@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from server.league.define import blind_levels
+
 from .conftest import ROOT
 from .test_league_page import _ask, _cli
 from .ui import SIZES, enter, expect, screenshot
@@ -35,6 +37,7 @@ LEAGUE = "sunday"
 ENTRANTS = {"smart": "smart", "random": "random", "station": "calling_station"}
 LEVEL_HANDS = 2
 CONFIG = {"small_blind": 10, "big_blind": 20}
+LEVELS = blind_levels(CONFIG)  # the league's schedule: 10/20, 15/30, 25/50, ...
 
 # The entrants' program: where its room is, then (once OUT/go exists) its seat played.
 ENTRANT = '''
@@ -186,10 +189,32 @@ def latin_words(texts: list[str]) -> list[str]:
 # --- the tests -------------------------------------------------------------------------------
 
 
+def check_live_end(page: Any, server: Any, room: str, zh: bool) -> int:
+    """A room watched live, once its match is over: the header's level and blinds are the
+    last hand's, and the history's sit-and-go lines are those of the server's history, in
+    order, "Blinds up" with the level's number (the snapshot before the hand says it:
+    ``league.level_no``). The number of "Blinds up" lines."""
+    hands = _ask(server.ws_url, {"t": "history", "room": room, "last": 50})["hands"]
+    last = max(hand["hand"] for hand in hands)
+    level = min((last - 1) // LEVEL_HANDS, len(LEVELS) - 1) + 1
+    sb, bb = LEVELS[level - 1]
+    expect(page.get_by_test_id("sng-level")).to_have_text(
+        f"德州扑克坐满即玩 · 第{level}级 · 盲注 {sb:,}/{bb:,}" if zh else f"Hold'em sit-and-go · level {level} · blinds {sb:,}/{bb:,}")
+    expect(page.get_by_test_id("sng-level")).to_have_attribute("data-level", str(level))
+    expected = [line for lines in expected_lines(hands, LEVELS, zh).values() for line in lines]
+    assert any(("赢得比赛" if zh else "wins the tournament") in line for line in expected), expected
+    history = page.get_by_test_id("history").locator(".history-list")
+    expect(history).to_contain_text(expected[-1])
+    assert sng_lines(history) == expected, (room, sng_lines(history), expected)
+    return sum(bool(re.search(r"\(level \d+\)$|（第\d+级）$", line)) for line in expected)
+
+
 def test_watching_a_sit_and_go_live(new_page, sng: SitAndGo, shots: Path) -> None:
     """Two spectators, in English on a desktop and in Chinese on a phone, watch a room from
-    before its first action to the end of the match."""
-    room = sng.rooms()[0]
+    before its first action to the end of the match (the English one watches the match's
+    other two rooms too)."""
+    rooms = sng.rooms()
+    room = rooms[0]
     link = f"#/room/{room['room']}/{room['code']}"
     en = new_page(SIZES["desktop"])
     enter(en, "rail-en")
@@ -199,10 +224,17 @@ def test_watching_a_sit_and_go_live(new_page, sng: SitAndGo, shots: Path) -> Non
         page.evaluate(f"location.hash = '{link}'")
         expect(page.get_by_test_id("table")).to_have_attribute("data-room", room["room"])
         expect(page.get_by_test_id("watching")).to_be_visible()
-    # the header: a sit-and-go at its first level
-    expect(en.get_by_test_id("sng-level")).to_have_text(re.compile(r"^Hold'em sit-and-go · blinds 10/20"))
-    expect(zh.get_by_test_id("sng-level")).to_have_text(re.compile(r"^德州扑克坐满即玩 · 盲注 10/20"))
+    # the header: a sit-and-go at its first level (the snapshot's league.level_no)
+    expect(en.get_by_test_id("sng-level")).to_have_text(re.compile(r"^Hold'em sit-and-go · level 1 · blinds 10/20"))
+    expect(zh.get_by_test_id("sng-level")).to_have_text(re.compile(r"^德州扑克坐满即玩 · 第1级 · 盲注 10/20"))
+    for page in (en, zh):
+        expect(page.get_by_test_id("sng-level")).to_have_attribute("data-level", "1")
     screenshot(en, shots, "desktop-start")
+    # the English spectator watches the other rooms as well (their history is kept), then the first again
+    for other in [*rooms[1:], room]:
+        en.evaluate(f"location.hash = '#/room/{other['room']}/{other['code']}'")
+        expect(en.get_by_test_id("table")).to_have_attribute("data-room", other["room"])
+        expect(en.get_by_test_id("sng-level")).to_have_attribute("data-level", "1")
 
     sng.go()
     # the match plays out; the room closes when one seat holds every chip
@@ -230,19 +262,24 @@ def test_watching_a_sit_and_go_live(new_page, sng: SitAndGo, shots: Path) -> Non
                 expect(box).to_have_class(re.compile(r"\beliminated\b"))
                 assert float(box.evaluate("el => getComputedStyle(el).opacity")) < 0.7
 
-    # the live history: the same sit-and-go lines as the server's history gives, in order
-    # (no level number live: the snapshot does not say which level its blinds are)
+    # the header at the end (the last hand's level and blinds) and the live history
     for page, zh_mode in ((en, False), (zh, True)):
-        expected = [line for lines in expected_lines(hands, None, zh_mode).values() for line in lines]
-        assert any(("赢得比赛" if zh_mode else "wins the tournament") in line for line in expected), expected
-        history = page.get_by_test_id("history").locator(".history-list")
-        expect(history).to_contain_text(expected[-1])
-        assert sng_lines(history) == expected, (sng_lines(history), expected)
+        check_live_end(page, sng.server, room["room"], zh_mode)
     zh_texts = (zh.get_by_test_id("history").locator("li").all_text_contents()
                 + zh.locator("[data-testid^=place-], [data-testid=sng-level], [data-testid=status]").all_text_contents())
     assert latin_words(zh_texts) == [], latin_words(zh_texts)
     screenshot(en, shots, "desktop-over")
     screenshot(zh, shots, "phone-zh-over")
+    # the other rooms, as the English spectator saw them
+    levels_up = check_live_end(en, sng.server, room["room"], False)
+    for other in rooms[1:]:
+        en.evaluate(f"location.hash = '#/room/{other['room']}/{other['code']}'")
+        expect(en.get_by_test_id("table")).to_have_attribute("data-room", other["room"])
+        expect(en.get_by_test_id("status")).to_have_text("The match is over", timeout=120_000)
+        levels_up += check_live_end(en, sng.server, other["room"], False)
+        screenshot(en, shots, f"desktop-over-{other['room']}")
+    # (three rooms of 10 big blinds each: the blinds went up in at least one of them)
+    assert levels_up, "no room of the match went beyond its first level"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -252,6 +289,7 @@ def test_the_hands_of_a_sit_and_go_say_who_went_out(new_page, sng: SitAndGo, sho
     league = sng.finished()
     levels = league["settings"]["levels"]
     assert league["settings"]["format"] == "sng" and levels[:3] == [[10, 20], [15, 30], [25, 50]], league["settings"]
+    assert levels == LEVELS, levels
     zh = lang == "zh"
     if zh:
         page = new_page(SIZES["phone"], locale="zh-CN", init_script="localStorage.setItem('cardroom.lang', 'zh')")
