@@ -79,6 +79,8 @@ ERROR_CODES: dict[str, str] = {
     "entrant_taken": "league_enter: the league has an entrant of this name already",
     "league_full": "league_enter: the league has the most entrants it takes (32)",
     "too_few_entrants": "league_run: fewer entrants than a match's seats",
+    "league_limit": "league_create / league_run: past what one player may ask (10 leagues each, 500 matches "
+                    "a league)",
     "league_running": "league_run: the league is being run; wait for the end of its run",
     "bad_code": "the room is private and the join code is missing or wrong",
     "bad_seat": "the seat number is outside the table",

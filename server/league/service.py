@@ -54,6 +54,10 @@ SCAN_SECONDS = 3.0  # how often a server looks for runs nobody drives
 EDIT_LOCK_MS = 5_000  # the short lock around every change of a league's definition or report
 MAX_ENTRANTS = 32
 MATCHES_AT_ONCE = 8  # a run plays a round's matches this many at a time
+# what one player may ask of the servers (an operator's own leagues have no such limits)
+MAX_HANDS = 1_000  # deals per match
+MAX_MATCHES = 500  # matches in a league, over all its runs
+MAX_LEAGUES = 10  # leagues made by one player
 
 
 def _run_lock(name: str) -> str:
@@ -107,6 +111,11 @@ class LeagueService:
             league = new_league(msg.name, msg.game, owner=player, **given)
         except LeagueError as exc:
             raise ProtocolError("bad_league", str(exc)) from None
+        if league.hands > MAX_HANDS:
+            raise ProtocolError("bad_league", f"a league made over the protocol plays at most {MAX_HANDS:,} deals "
+                                              f"per match (an operator's cardroom league has no such limit)", "hands")
+        if await self.store.leagues_owned(player) >= MAX_LEAGUES:
+            raise ProtocolError("league_limit", f"a player may make at most {MAX_LEAGUES} leagues")
         async with self._editing(league.name):
             if not await self.store.create_league(league.name, asdict(league)):
                 raise ProtocolError("league_exists", f"a league {league.name!r} exists already: pick another name",
@@ -153,6 +162,11 @@ class LeagueService:
             if len(league.entrants) < league.seats:
                 raise ProtocolError("too_few_entrants", f"league {league.name} needs {league.seats} entrants to "
                                                         f"play a match (has {len(league.entrants)})", "name")
+            played = len((await self.store.league_report(league.name) or {}).get("matches", ()))
+            asked = (msg.rounds or 1) * len(groups([e.name for e in league.entrants], league.seats))
+            if played + asked > MAX_MATCHES:
+                raise ProtocolError("league_limit", f"a league plays at most {MAX_MATCHES} matches: it played "
+                                                    f"{played}, and this run would play {asked} more", "rounds")
             await self.store.save_league_run(league.name, {
                 "rounds": msg.rounds or 1, "round": 0, "pending": [], "by": player,
                 "requested_ms": int(time.time() * 1000)})
@@ -307,8 +321,15 @@ class LeagueService:
                     await self._publish(league)
                     log.info("league %s: run of %d round(s) over", name, state["rounds"])
                     return
-                state["round"] += 1
                 planned = [plan_match(league, g) for g in groups([e.name for e in league.entrants], league.seats)]
+                played = len((await self.store.league_report(name) or {}).get("matches", ()))
+                if played + len(planned) > MAX_MATCHES:  # (entrants came in during the run)
+                    log.warning("league %s: run stopped before round %d: it would pass %d matches",
+                                name, state["round"] + 1, MAX_MATCHES)
+                    await self.store.save_league_run(name, None)
+                    await self._publish(league)
+                    return
+                state["round"] += 1
                 state["pending"] = [{"record": record, "seed": seed} for record, seed in planned]
                 await self.store.save_league_run(name, state)  # the seeds are kept before any room is made
                 await self._publish(league)

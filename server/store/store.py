@@ -567,6 +567,11 @@ class Store:
         return bool(await self.redis.hsetnx(self.keys.league_defs, name, pack(dict(definition))))
 
     @_gated
+    async def leagues_owned(self, player: str) -> int:
+        """How many of the leagues the servers run ``player`` made."""
+        return sum(unpack(v).get("owner") == player for v in await self.redis.hvals(self.keys.league_defs))
+
+    @_gated
     async def save_league(self, name: str, definition: Mapping[str, Any]) -> None:
         await self.redis.hset(self.keys.league_defs, name, pack(dict(definition)))
 

@@ -122,6 +122,7 @@ async def test_league_requests_that_fail_get_stable_codes_and_change_nothing(ser
         assert await code(boss, {"t": "league_create", "name": "x", "game": "holdem",
                                  "config": {"big_blind": -5}}) == "bad_league"
         assert await code(boss, {"t": "league_create", "name": "x", "game": "holdem", "hands": 0}) == "bad_message"
+        assert await code(boss, {"t": "league_create", "name": "x", "game": "holdem", "hands": 1001}) == "bad_league"
         assert await code(other, {"t": "league_enter", "name": "rules", "strategy": "smart"}) == "not_league_owner"
         assert await code(boss, {"t": "league_enter", "name": "rules", "strategy": "genius"}) == "bad_league"
         assert await code(boss, {"t": "league_run", "name": "rules"}) == "too_few_entrants"
@@ -136,6 +137,25 @@ async def test_league_requests_that_fail_get_stable_codes_and_change_nothing(ser
     assert [e["name"] for e in after["entrants"]] == ["Other"]  # only the one entry that succeeded
     same = {"entrants": [], "updated_ms": 0, "ref": 0}
     assert {**after, **same} == {**before, **same}
+
+
+async def test_what_one_player_may_ask_is_bounded(servers):
+    _r, (a, _b) = servers
+    async with CardroomClient(a.ws_url, name="Greedy") as greedy:
+        await greedy.request({"t": "league_create", "name": "big", "game": "holdem", "hands": 1000})
+        for i in range(11):
+            await greedy.request({"t": "league_enter", "name": "big", "strategy": "random", "entrant": f"r{i}"})
+        with pytest.raises(ServerError) as err:  # 55 heads-up matches a round: 10 rounds pass 500
+            await greedy.request({"t": "league_run", "name": "big", "rounds": 10})
+        assert err.value.code == "league_limit" and err.value.field == "rounds"
+        assert (await greedy.request({"t": "league", "name": "big"}))["run"] is None  # nothing started
+        for i in range(9):
+            await greedy.request({"t": "league_create", "name": f"more{i}", "game": "doudizhu"})
+        with pytest.raises(ServerError) as err:  # the eleventh
+            await greedy.request({"t": "league_create", "name": "more9", "game": "doudizhu"})
+        assert err.value.code == "league_limit"
+        listed = await greedy.request({"t": "list_leagues"})
+    assert "more9" not in [x["name"] for x in listed["leagues"]]
 
 
 async def test_a_run_goes_on_when_the_process_driving_it_is_killed(pair):
