@@ -141,7 +141,7 @@ export default {
       const text = v.to_beat
         ? (you ? t("ddz.you_to_beat", { name: ctx.name(v.to_beat.seat) }) : t("ddz.to_beat", { who, name: ctx.name(v.to_beat.seat) }))
         : (you ? t("ddz.you_lead") : t("ddz.leads", { who }));
-      parts.push(h("div", { class: "street" }, text));
+      parts.push(h("div", { class: "street turn-note" }, text)); // (names keep their case)
     }
     return h("div", { class: "board-area" }, parts);
   },
