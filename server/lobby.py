@@ -27,8 +27,7 @@ from .cluster.directory import Directory
 from .config import Settings
 from .gate import Gate
 from .history import Entry, hand_object, split_hands
-from .league.report import league_message
-from .league.report import summary as league_summary
+from .league.report import as_published
 from .league.service import LeagueService
 from .metrics import Metrics
 from .options import parse_room_options, room_options
@@ -222,14 +221,14 @@ class Lobby:
         if isinstance(msg, m.LeagueExport):
             return await self.leagues.export(msg.name)
         if isinstance(msg, m.ListLeagues):
-            reports = await self.store.league_reports()
-            return {"t": "leagues", "leagues": sorted((league_summary(r) for r in reports.values()),
+            every = await self.store.leagues_published()
+            return {"t": "leagues", "leagues": sorted((as_published(p)["summary"] for p in every.values()),
                                                       key=lambda x: x["name"])}
         assert isinstance(msg, m.LeagueInfo)
-        rep = await self.store.league_report(msg.name)
-        if rep is None:
+        found = await self.store.league_published(msg.name)
+        if found is None:
             raise ProtocolError("no_such_league", f"no league {msg.name[:64]!r} was run here", "name")
-        return league_message(rep)
+        return dict(as_published(found)["message"])
 
     def _leave_watching(self, session: Session, room: str, ref: Any) -> bool:
         """``leave`` from a spectator: stop watching, here (True); a seated player's

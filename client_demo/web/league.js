@@ -596,7 +596,10 @@ function chartNode(L, colors, width) {
   const y = niceTicks(lo, hi, narrow ? 4 : 5);
   lo = y.ticks[0];
   hi = y.ticks[y.ticks.length - 1];
-  const deals = Math.max(1, ...lines.map((s) => s.length - 1));
+  // a long league's lines come thinned (every `series_step`-th deal, and the last): the deal of point i
+  const step = L.series_step || 1;
+  const dealOf = (k, i) => (i === lines[k].length - 1 && L.series_deals ? L.series_deals[names[k]] : i * step);
+  const deals = Math.max(1, ...lines.map((s, k) => dealOf(k, s.length - 1)));
   const x = niceTicks(0, deals, narrow ? 4 : 8);
   const xStep = Math.max(1, Math.round(x.step));
   const labels = y.ticks.map((v) => tickText(v, y.step));
@@ -620,12 +623,12 @@ function chartNode(L, colors, width) {
   const dots = deals <= 60;
   names.forEach((name, k) => {
     const color = colors.get(name);
-    const points = lines[k].map((v, i) => `${px(i).toFixed(1)},${py(v).toFixed(1)}`);
+    const points = lines[k].map((v, i) => `${px(dealOf(k, i)).toFixed(1)},${py(v).toFixed(1)}`);
     const group = svgEl("g", { class: "series", "data-entrant": name });
     group.append(svgEl("polyline", { points: points.join(" "), stroke: color, "data-testid": `chart-line-${name}`,
       "data-entrant": name, "data-points": points.length }, svgEl("title", {}, name)));
-    if (dots) lines[k].forEach((v, i) => group.append(svgEl("circle", { cx: px(i).toFixed(1), cy: py(v).toFixed(1), r: 2.6, fill: color },
-      svgEl("title", {}, `${name} · ${t("lg.chart_x")} ${i}: ${signed(v, Math.abs(v) < 10 ? 2 : 1)} ${unit}`))));
+    if (dots) lines[k].forEach((v, i) => group.append(svgEl("circle", { cx: px(dealOf(k, i)).toFixed(1), cy: py(v).toFixed(1), r: 2.6, fill: color },
+      svgEl("title", {}, `${name} · ${t("lg.chart_x")} ${dealOf(k, i)}: ${signed(v, Math.abs(v) < 10 ? 2 : 1)} ${unit}`))));
     svg.append(group);
   });
   return svg;

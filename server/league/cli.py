@@ -28,7 +28,7 @@ from . import stats
 from .define import new_league
 from .files import Entrant, LeagueDir, LeagueError
 from .match import run_match
-from .report import report, row_json
+from .report import published, report, row_json
 from .schedule import groups
 
 DEFAULT_URL = "ws://127.0.0.1:8765/ws"
@@ -163,15 +163,20 @@ def _run(args: argparse.Namespace, out: Out) -> int:
             raise LeagueError(f"the servers run a league {league.name!r} made over the protocol: "
                               f"give yours another name")
         incomplete = 0
-        await store.publish_league(league.name, report(league, leagues.matches(league.name), int(time.time() * 1000)))
+
+        async def publish(new: list[dict[str, Any]], replace: bool = False) -> None:
+            await store.add_league_matches(league.name, new, replace)
+            await store.publish_league(league.name, published(report(league, leagues.matches(league.name),
+                                                                     int(time.time() * 1000))))
+
+        await publish(leagues.matches(league.name), replace=True)  # the league as its files have it
         for round_no in range(1, args.rounds + 1):
             say(f"round {round_no}/{args.rounds}: {len(matches)} match(es) at once")
             records = await asyncio.gather(*(run_match(store, league, g, args.url, logs, say) for g in matches))
             for record in records:
                 record["round"] = round_no
                 leagues.add_match(league.name, record)
-                await store.publish_league(league.name, report(league, leagues.matches(league.name),
-                                                               int(time.time() * 1000)))
+                await publish([record])
                 incomplete += record["status"] != "done"
                 say(f"match {record['match']} {record['status']}: " + ", ".join(
                     f"{name} {sum(h['results'].get(name, 0) for h in record['hands']):+d}"

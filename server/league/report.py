@@ -1,11 +1,12 @@
-"""What a league shows the world: its report in Redis and the protocol's league messages.
+"""What a league shows the world: what it publishes to Redis, and the protocol's league
+messages.
 
-``cardroom league run`` publishes a league's *report* to the server's Redis after every
-match (:func:`report`: the settings without session tokens or programs, and every match
-record); any server then answers ``list_leagues`` and ``league`` from it
-(:func:`summary`, :func:`league_message`), so the browser's league page and a league's
-own clients read standings, each entrant's result over the deals and the matches'
-rooms (whose hands the ``history`` message returns) over the ordinary protocol.
+After every match, a league's runner (``cardroom league run``, or the servers for a
+league made over the protocol) *publishes* it (:func:`published`): the ``leagues`` list
+entry and the whole ``league`` message, computed once there (standings, ratings, the
+chart's series, at most :data:`MAX_POINTS` points an entrant), so that answering
+``list_leagues`` and ``league`` is a read, however many matches and viewers a league
+has. The match records themselves go to a list of their own (read by ``league_export``).
 All functions here are pure.
 """
 
@@ -49,6 +50,9 @@ def row_json(row: stats.Row) -> dict[str, Any]:
     return data
 
 
+MAX_POINTS = 1_000  # points of an entrant's line in the league chart, at most
+
+
 def series(matches: list[Match]) -> dict[str, list[float]]:
     """Each entrant's cumulative result in the game's unit (bb/100 counts as bb) after
     each deal it played, finished matches in order: the points of the league chart."""
@@ -65,6 +69,32 @@ def series(matches: list[Match]) -> dict[str, list[float]]:
     return out
 
 
+def thinned(lines: dict[str, list[float]], most: int = MAX_POINTS) -> tuple[dict[str, list[float]], int]:
+    """The chart's lines with at most ``most`` points each: every ``step``-th point (the
+    result after deal ``step``, ``2 step``, ...) and always the last; and ``step``."""
+    longest = max((len(v) for v in lines.values()), default=0)
+    step = max(1, -(-longest // most))
+    if step == 1:
+        return lines, 1
+    return {name: v[step - 1::step] + ([v[-1]] if len(v) % step else []) for name, v in lines.items()}, step
+
+
+def _chart(lines: dict[str, list[float]]) -> dict[str, Any]:
+    points, step = thinned(lines)
+    return {"series": points, "series_step": step, "series_deals": {name: len(v) for name, v in lines.items()}}
+
+
+def published(rep: dict[str, Any]) -> dict[str, Any]:
+    """What a league publishes (its report made ready to answer with): the list entry and
+    the ``league`` message."""
+    return {"summary": summary(rep), "message": league_message(rep)}
+
+
+def as_published(stored: dict[str, Any]) -> dict[str, Any]:
+    """What a league published, also from the whole report an earlier version kept."""
+    return stored if "message" in stored else published(stored)
+
+
 def league_message(rep: dict[str, Any]) -> dict[str, Any]:
     """The ``league`` message: settings, standings, chart series and the matches."""
     league = rep["league"]
@@ -79,7 +109,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
         "owner": league.get("owner"),  # the player who made it over the protocol (None: the operator's)
         "run": rep.get("run"),  # while being run over the protocol: round, rounds, the round's matches
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],
-        "series": series(matches),
+        **_chart(series(matches)),
         "series_unit": "bb" if league["game"] == "holdem" else unit.split("/")[0],
         "matches": [{
             "match": m["match"], "round": m.get("round"), "status": m.get("status"), "entrants": m["entrants"],

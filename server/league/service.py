@@ -3,10 +3,11 @@
 "Leagues over the protocol").
 
 Such a league lives in Redis, not in an operator's files: its definition (entrants with
-no session token) under ``league-defs``, its report (the same ``cardroom league run``
-publishes, read by ``list_leagues`` and ``league``) under ``leagues``, and, while it is
-being run, the state of its run under ``league-runs``: the rounds asked for, the round
-being played and the matches of that round with their secret seeds.
+no session token) under ``league-defs``; what it publishes (as ``cardroom league run``
+does: :func:`server.league.report.published`, read by ``list_leagues`` and ``league``)
+under ``leagues`` and its match records in a list of their own; and, while it is being
+run, the state of its run under ``league-runs``: the rounds asked for, the round being
+played and the matches of that round with their secret seeds.
 
 Every server looks for runs nobody drives (every :data:`SCAN_SECONDS`) and takes up each
 one under a Redis lock it keeps renewing, at most ``max_league_runs`` at once. The one
@@ -40,11 +41,10 @@ from engine import bots
 from .. import messages as m
 from ..protocol import ProtocolError
 from ..store import UNAVAILABLE, Store
-from . import stats
 from .define import new_league
 from .files import Entrant, League, LeagueError
 from .match import finish_match, match_seats, open_match, plan_match
-from .report import league_message, report, row_json
+from .report import as_published, published, report
 from .schedule import groups
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ class LeagueService:
             if not await self.store.create_league(league.name, asdict(league)):
                 raise ProtocolError("league_exists", f"a league {league.name!r} exists already: pick another name",
                                     "name")
-            return league_message(await self._publish(league, []))
+            return await self._publish(league)
 
     async def enter(self, player: str, player_name: str, msg: m.LeagueEnter) -> dict[str, Any]:
         """``league_enter``: ``player`` enters itself, or (the owner) a built-in strategy."""
@@ -149,7 +149,7 @@ class LeagueService:
                 raise ProtocolError("league_full", f"a league takes at most {MAX_ENTRANTS} entrants")
             league.entrants.append(entrant)
             await self.store.save_league(league.name, asdict(league))
-            return league_message(await self._publish(league))
+            return await self._publish(league)
 
     async def run(self, player: str, msg: m.LeagueRun) -> dict[str, Any]:
         """``league_run``: play ``rounds`` round robins; answered at once (the ``league``
@@ -162,7 +162,7 @@ class LeagueService:
             if len(league.entrants) < league.seats:
                 raise ProtocolError("too_few_entrants", f"league {league.name} needs {league.seats} entrants to "
                                                         f"play a match (has {len(league.entrants)})", "name")
-            played = len((await self.store.league_report(league.name) or {}).get("matches", ()))
+            played = await self.store.league_match_count(league.name)
             asked = (msg.rounds or 1) * len(groups([e.name for e in league.entrants], league.seats))
             if played + asked > MAX_MATCHES:
                 raise ProtocolError("league_limit", f"a league plays at most {MAX_MATCHES} matches: it played "
@@ -170,28 +170,28 @@ class LeagueService:
             await self.store.save_league_run(league.name, {
                 "rounds": msg.rounds or 1, "round": 0, "pending": [], "by": player,
                 "requested_ms": int(time.time() * 1000)})
-            rep = await self._publish(league)
+            message = await self._publish(league)
         self._wake.set()
-        return league_message(rep)
+        return message
 
     async def export(self, name: str) -> dict[str, Any]:
         """``league_export``: the standings and every match record (each hand's result per
         entrant, the seed once the match is over); the hands themselves are the rooms'
         ``history``."""
-        rep = await self.store.league_report(name)
-        if rep is None:
+        found = await self.store.league_published(name)
+        if found is None:
             raise ProtocolError("no_such_league", f"no league {name[:64]!r} was run here", "name")
-        done = [x for x in rep["matches"] if x.get("status") == "done"]
-        return {"t": "league_export", "name": name, "game": rep["league"]["game"],
-                "standings": [row_json(r) for r in stats.standings(done)] if done else [],
-                "matches": rep["matches"]}
+        message = as_published(found)["message"]
+        matches = found["matches"] if "message" not in found else await self.store.league_matches(name)
+        return {"t": "league_export", "name": name, "game": message["game"], "standings": message["standings"],
+                "matches": matches}
 
     # --- helpers ------------------------------------------------------------------------
 
     async def _league(self, name: str) -> League:
         data = await self.store.league_definition(name)
         if data is None:
-            if await self.store.league_report(name) is not None:
+            if await self.store.league_published(name) is not None:
                 raise ProtocolError("not_league_owner", f"league {name[:64]!r} is run by its operator's "
                                                         f"cardroom league command, not over the protocol", "name")
             raise ProtocolError("no_such_league", f"no league {name[:64]!r} here", "name")
@@ -219,19 +219,17 @@ class LeagueService:
         finally:
             await self.store.unlock(f"league:{name}", token)
 
-    async def _publish(self, league: League, matches: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """Write the league's report (its matches as published, plus those of ``matches``
-        not in it yet; ``[]``: none at all) with the state of its run; the report."""
-        if matches is None or matches:
-            old = (await self.store.league_report(league.name) or {}).get("matches", [])
-            known = {x["match"] for x in old}
-            matches = old + [x for x in matches or () if x["match"] not in known]
-        rep = report(league, matches, int(time.time() * 1000))
+    async def _publish(self, league: League, new: list[dict[str, Any]] | tuple[()] = ()) -> dict[str, Any]:
+        """Add the ``new`` match records (each once), and publish the league with all its
+        matches and the state of its run; the ``league`` message."""
+        await self.store.add_league_matches(league.name, list(new))
+        rep = report(league, await self.store.league_matches(league.name), int(time.time() * 1000))
         run = await self.store.league_run(league.name)
         rep["run"] = None if run is None else {"round": run["round"], "rounds": run["rounds"],
                                                "matches": [p["record"]["match"] for p in run["pending"]]}
-        await self.store.publish_league(league.name, rep)
-        return rep
+        ready = published(rep)
+        await self.store.publish_league(league.name, ready)
+        return ready["message"]
 
     # --- driving runs -------------------------------------------------------------------
 
@@ -322,7 +320,7 @@ class LeagueService:
                     log.info("league %s: run of %d round(s) over", name, state["rounds"])
                     return
                 planned = [plan_match(league, g) for g in groups([e.name for e in league.entrants], league.seats)]
-                played = len((await self.store.league_report(name) or {}).get("matches", ()))
+                played = await self.store.league_match_count(name)
                 if played + len(planned) > MAX_MATCHES:  # (entrants came in during the run)
                     log.warning("league %s: run stopped before round %d: it would pass %d matches",
                                 name, state["round"] + 1, MAX_MATCHES)

@@ -61,7 +61,7 @@ class Keys:
         self.lobby_channel = p + "ch:lobby"
         self.migration_lock = p + "migrating"
         self.tokens_hashed = p + "tokens-hashed"
-        self.leagues = p + "leagues"  # league name -> its published report (cardroom league run)
+        self.leagues = p + "leagues"  # league name -> what it publishes: list entry, league message
         self.league_defs = p + "league-defs"  # league name -> a league the servers run (league_create)
         self.league_runs = p + "league-runs"  # league name -> the state of its run (league_run)
 
@@ -92,6 +92,16 @@ class Keys:
         """The room a :meth:`room_channel` or :meth:`notice_channel` belongs to."""
         room = channel[len(self.prefix) + len("ch:"):]
         return room[:-2] if room.endswith(":n") else room
+
+    # --- leagues -------------------------------------------------------------------
+
+    def league_matches(self, league: str) -> str:
+        """A league's match records, in the order they were played (a list)."""
+        return f"{self.prefix}{{league:{league}}}:matches"
+
+    def league_match_ids(self, league: str) -> str:
+        """The ids of the records in :meth:`league_matches` (a set: each is added once)."""
+        return f"{self.prefix}{{league:{league}}}:match-ids"
 
     # --- players -------------------------------------------------------------------
 

@@ -539,22 +539,41 @@ class Store:
             await self.redis.zrem(k.retired, *gone)
         return len(gone)
 
-    # --- leagues (published by cardroom league run, read by clients) --------------------
+    # --- leagues (published after every match, read by clients) ------------------------
 
     @_gated
-    async def publish_league(self, name: str, report: Mapping[str, Any]) -> None:
-        """Keep ``report`` (settings without tokens, match records) as league ``name``'s."""
-        await self.redis.hset(self.keys.leagues, name, pack(report))
+    async def publish_league(self, name: str, published: Mapping[str, Any]) -> None:
+        """Keep what league ``name`` publishes (:func:`server.league.report.published`)."""
+        await self.redis.hset(self.keys.leagues, name, pack(dict(published)))
 
     @_gated
-    async def league_report(self, name: str) -> dict[str, Any] | None:
+    async def league_published(self, name: str) -> dict[str, Any] | None:
         raw = await self.redis.hget(self.keys.leagues, name)
         return None if raw is None else unpack(raw)
 
     @_gated
-    async def league_reports(self) -> dict[str, dict[str, Any]]:
+    async def leagues_published(self) -> dict[str, dict[str, Any]]:
         raw = await self.redis.hgetall(self.keys.leagues)
         return {_text(n): unpack(v) for n, v in raw.items()}
+
+    @_gated
+    async def add_league_matches(self, name: str, records: list[Mapping[str, Any]], replace: bool = False) -> None:
+        """Append match records to league ``name``'s (each id once); ``replace``: instead of
+        the ones it has."""
+        k = self.keys
+        if replace:
+            await self.redis.delete(k.league_matches(name), k.league_match_ids(name))
+        for record in records:
+            await self._run("add_match", [k.league_matches(name), k.league_match_ids(name)],
+                            [record["match"], pack(dict(record))])
+
+    @_gated
+    async def league_matches(self, name: str) -> list[dict[str, Any]]:
+        return [unpack(r) for r in await self.redis.lrange(self.keys.league_matches(name), 0, -1)]
+
+    @_gated
+    async def league_match_count(self, name: str) -> int:
+        return int(await self.redis.llen(self.keys.league_matches(name)))
 
     # --- leagues the servers run (created with league_create over the protocol) ----------
 

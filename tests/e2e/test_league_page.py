@@ -349,3 +349,39 @@ def test_no_league_yet_and_results_whose_interval_excludes_zero(new_page, shots:
     colour = [cells.nth(i).evaluate("el => getComputedStyle(el).color") for i in range(3)]
     assert colour[0] == "rgb(125, 255, 169)" and colour[1] == "rgb(255, 154, 165)", colour
     assert colour[2] not in colour[:2], colour
+
+
+def test_a_long_leagues_thinned_chart_puts_each_point_at_its_deal(new_page, league: dict[str, Any]) -> None:
+    """A league of more than 1,000 deals an entrant sends every series_step-th point and the
+    last (docs/protocol.md): the chart still draws each at its deal, so a line of 1,200
+    deals ends 1,200/2,500 of the way along the one of 2,500."""
+    from server.league.report import thinned
+
+    made_up = {"smart": [i / 10 for i in range(1, 2_501)], "random": [-i / 10 for i in range(1, 1_201)],
+               "station": [0.0] * 2_500}
+
+    def edit(msg: dict[str, Any]) -> dict[str, Any]:
+        if msg.get("t") == "league":
+            msg["series"], msg["series_step"] = thinned(made_up)
+            msg["series_deals"] = {name: len(v) for name, v in made_up.items()}
+        return msg
+
+    page = new_page(SIZES["desktop"])
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: ws.send(json.dumps(edit(json.loads(m))) if isinstance(m, str) else m))
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.reload()
+    enter(page, "long")
+    page.evaluate(f"location.hash = '#/league/{LEAGUE}'")
+    line = {name: page.get_by_test_id(f"chart-line-{name}") for name in ("smart", "random")}
+    expect(line["smart"]).to_have_attribute("data-points", "835")  # 0, then deals 3, 6, ..., 2,499 and 2,500
+    xs = {name: [float(p.split(",")[0]) for p in el.get_attribute("points").split()] for name, el in line.items()}
+    start, end = xs["smart"][0], xs["smart"][-1]
+    assert abs((xs["random"][-1] - start) / (end - start) - 1_200 / 2_500) < 0.01, xs["random"][-1]
+    assert abs((xs["smart"][1] - start) / (end - start) - 3 / 2_500) < 0.001  # the first point after 0: deal 3
+    expect(page.get_by_test_id("chart-legend")).to_contain_text("+250.0")  # the last point: the exact final result
+    ticks = page.get_by_test_id("league-chart").locator("text.tick[text-anchor=middle]").evaluate_all("els => els.map((e) => e.textContent)")
+    assert max(int(x) for x in ticks) >= 2_000, ticks  # the x axis counts deals, not points

@@ -7,6 +7,7 @@ import statistics
 
 import pytest
 
+from server.league.files import League
 from server.league.stats import (
     UNITS,
     Interval,
@@ -295,3 +296,23 @@ def test_format_standings():
         "2  carol     3.1 (27.2 ± 8.1)        1      1    +30  n/a\n"
         "3  bob      -4.4 (18.4 ± 7.6)        3      4   -105  -168.8 ± 143.0 bb/100"
     )
+
+
+def test_a_long_league_chart_is_thinned_to_every_step_th_deal_and_the_last():
+    from server.league.report import MAX_POINTS, thinned
+
+    lines = {"a": [float(i) for i in range(1, 2_501)], "b": [float(-i) for i in range(1, 1_201)]}
+    points, step = thinned(lines)
+    assert step == 3 and all(len(v) <= MAX_POINTS + 1 for v in points.values())
+    assert points["a"][:2] == [3.0, 6.0] and points["a"][-1] == 2_500.0  # deals 3, 6, ... and the last
+    assert points["b"] == [float(-i) for i in range(3, 1_201, 3)]  # 1,200 deals: the last is a 3rd already
+    short = {"a": [1.0, 2.0]}
+    assert thinned(short) == (short, 1)  # a league of fewer deals is sent whole
+
+
+def test_a_report_kept_by_an_earlier_version_is_still_answered():
+    from server.league.report import as_published, published, report
+
+    old = report(League(name="old", game="holdem", seats=2, hands=1, stack=200, unit=1, action_seconds=1.0), [], 5)
+    assert as_published(old) == published(old) and as_published(published(old)) == published(old)
+    assert as_published(old)["message"]["t"] == "league" and as_published(old)["summary"]["name"] == "old"
