@@ -14,11 +14,11 @@ one under a Redis lock it keeps renewing, at most ``max_league_runs`` at once. T
 that holds the lock plays the run round by round: it plans the round's matches and
 records them with their seeds *before* making any room, then, a few matches at a time
 (:data:`MATCHES_AT_ONCE`), makes their rooms, tells the entrants that play over their own
-connections (``league_seat``), waits for the rooms to close and appends the match records
-to the report. The rooms are ordinary rooms that any
-server plays, so when the process driving a run dies, another takes the lock over, makes
-any room the first did not get to (making one again is harmless), tells the entrants
-again and finishes the same matches: a run is never played twice nor lost.
+connections (``league_seat``), waits for the rooms to close, adds the match records and
+publishes the league again. The rooms are ordinary rooms that any server plays, so when
+the process driving a run dies, another takes the lock over, makes any room the first
+did not get to (making one again is harmless), tells the entrants again and finishes the
+same matches: no match is lost, and none is recorded twice.
 
 Entrants are players who enter themselves (they play every seat they are given over
 their own connections: :func:`client_demo.bot.play_league` does it) and, entered by the
