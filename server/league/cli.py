@@ -1,5 +1,6 @@
 """``cardroom league``: create a league, enter bots, run its matches, read the standings,
-export everything (see docs/league.md).
+export everything (see docs/league.md). ``standings`` and ``export`` also read a league
+the servers run (made over the protocol) from their Redis.
 
 The league's files live under ``--dir`` (default ``./leagues``); ``enter`` and ``run``
 also need the server's Redis (``--redis-url``, or the embedded Redis of ``--data-dir``,
@@ -84,7 +85,7 @@ def add_command(subparsers: Any) -> None:
     r.set_defaults(league_func=_run)
 
     s = sub.add_parser("standings", help="print the standings")
-    common(s)
+    common(s, redis=True)
     s.add_argument("--json", action="store_true", help="one JSON object per entrant")
     s.set_defaults(league_func=_standings)
 
@@ -190,10 +191,25 @@ def _run(args: argparse.Namespace, out: Out) -> int:
     return 0
 
 
-def _standings(args: argparse.Namespace, out: Out) -> int:
+def _league_matches(args: argparse.Namespace) -> tuple[str, list[dict[str, Any]]]:
+    """The league's game and match records: from its files, or for a league the servers
+    run (made over the protocol) from their Redis."""
     leagues = LeagueDir(args.dir)
-    league = leagues.load(args.name)
-    matches = leagues.matches(league.name)
+    if leagues.exists(args.name):
+        return leagues.load(args.name).game, leagues.matches(args.name)
+
+    async def read(store: Store) -> tuple[str, list[dict[str, Any]]] | None:
+        definition = await store.league_definition(args.name)
+        return None if definition is None else (definition["game"], await store.league_matches(args.name))
+
+    found = _with_store(args, read)
+    if found is None:
+        raise LeagueError(f"no league {args.name!r} in {args.dir}, nor one the servers run")
+    return found
+
+
+def _standings(args: argparse.Namespace, out: Out) -> int:
+    _game, matches = _league_matches(args)
     if not matches:
         out(f"league {args.name}: no match played yet (cardroom league run {args.name})")
         return 0
@@ -209,15 +225,13 @@ def _standings(args: argparse.Namespace, out: Out) -> int:
 def _export(args: argparse.Namespace, out: Out) -> int:
     from ..history_cli import history_command
 
-    leagues = LeagueDir(args.dir)
-    league = leagues.load(args.name)
-    matches = leagues.matches(league.name)
+    game, matches = _league_matches(args)
     target = Path(args.out)
     target.mkdir(parents=True, exist_ok=True)
     (target / "standings.json").write_text(json.dumps([row_json(r) for r in stats.standings(matches)]
                                                       if matches else [], indent=1))
     (target / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
-    formats = [("jsonl", "hands.jsonl")] + ([("pokerstars", "hands.txt")] if league.game == "holdem" else [])
+    formats = [("jsonl", "hands.jsonl")] + ([("pokerstars", "hands.txt")] if game == "holdem" else [])
     for fmt, file in formats:
         lines: list[str] = []
         for m in matches:

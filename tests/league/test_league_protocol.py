@@ -6,6 +6,7 @@ matches the other drives; the run survives a SIGKILL of the process driving it."
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 
@@ -244,3 +245,26 @@ async def test_a_driver_stopped_past_its_lock_gives_the_run_up_without_a_trace(p
     assert all(m["status"] == "done" and m["same_decks"] for m in info["matches"])
     assert again["run"] is None
     assert "league sleepy: round 2/2" in survivor.output() and "league sleepy: round 2/2" not in driver.output()
+
+
+async def test_the_operators_command_reads_and_exports_a_league_the_servers_run(servers, tmp_path):
+    from tests.league.test_league import league as operator
+
+    r, (a, _b) = servers
+    async with CardroomClient(a.ws_url, name="Maker") as maker:
+        await maker.request({"t": "league_create", "name": "export-me", "game": "holdem", "hands": 3})
+        for strategy in ("smart", "random"):
+            await maker.request({"t": "league_enter", "name": "export-me", "strategy": strategy})
+        await maker.request({"t": "league_run", "name": "export-me"})
+        info = await _until_over(maker, "export-me", 60)
+    rows = [json.loads(line) for line in
+            operator(tmp_path, r, "standings", "export-me", "--json", "--redis-url", r.url).stdout.splitlines()]
+    assert rows == info["standings"]
+    operator(tmp_path, r, "export", "export-me", "--out", str(tmp_path / "out"))
+    hands = [json.loads(line) for line in (tmp_path / "out" / "hands.jsonl").read_text().splitlines()]
+    assert len(hands) == 6 and {h["room"] for h in hands} == {x["room"] for x in info["matches"][0]["rooms"]}
+    assert (tmp_path / "out" / "hands.txt").read_text().count("PokerStars Hand #") == 6
+    (record,) = [json.loads(line) for line in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
+    assert record["seed"] and record["match"] == info["matches"][0]["match"]
+    missing = operator(tmp_path, r, "standings", "nobody-has-this", "--redis-url", r.url, check=False)
+    assert missing.returncode == 1 and "nor one the servers run" in missing.stderr
