@@ -219,12 +219,13 @@ class LeagueService:
         finally:
             await self.store.unlock(f"league:{name}", token)
 
-    async def _publish(self, league: League, new: list[dict[str, Any]] | tuple[()] = ()) -> dict[str, Any]:
+    async def _publish(self, league: League, new: list[dict[str, Any]] | tuple[()] = (),
+                       run: dict[str, Any] | None = None) -> dict[str, Any]:
         """Add the ``new`` match records (each once), and publish the league with all its
-        matches and the state of its run; the ``league`` message."""
+        matches and the state of its run (``run``, else as stored); the ``league`` message."""
         await self.store.add_league_matches(league.name, list(new))
         rep = report(league, await self.store.league_matches(league.name), int(time.time() * 1000))
-        run = await self.store.league_run(league.name)
+        run = run or await self.store.league_run(league.name)
         rep["run"] = None if run is None else {"round": run["round"], "rounds": run["rounds"],
                                                "matches": [p["record"]["match"] for p in run["pending"]]}
         ready = published(rep)
@@ -357,7 +358,9 @@ class LeagueService:
                 return
             for record in records:
                 record["round"] = fresh["round"]
-            await self._publish(league, list(records))  # (published twice after a crash here: kept once)
             done = {record["match"] for record in records}
             fresh["pending"] = [p for p in fresh["pending"] if p["record"]["match"] not in done]
+            # the records first, then the run without them: after a crash between the two, the
+            # matches are finished again and their records, added again, are kept once
+            await self._publish(league, list(records), run=fresh)
             await self.store.save_league_run(league.name, fresh)
