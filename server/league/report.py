@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from engine import bots
+
 from . import stats
 from .files import League
 
@@ -90,6 +92,12 @@ def published(rep: dict[str, Any]) -> dict[str, Any]:
     return {"summary": summary(rep), "message": league_message(rep)}
 
 
+def strategies(game: str) -> list[str]:
+    """The built-in strategies a league of ``game`` takes (``league_enter`` with ``strategy``),
+    in the engine's order (``smart`` first)."""
+    return [name for g, name in bots.STRATEGIES if g == game]
+
+
 def as_published(stored: dict[str, Any]) -> dict[str, Any]:
     """What a league published, also from the whole report an earlier version kept."""
     return stored if "message" in stored else published(stored)
@@ -106,6 +114,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
         "settings": {k: league.get(k) for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
                                                 "config", "format", "levels", "level_hands")},
         "entrants": league["entrants"],
+        "strategies": strategies(league["game"]),  # the built-ins league_enter takes
         "owner": league.get("owner"),  # the player who made it over the protocol (None: the operator's)
         "run": rep.get("run"),  # while being run over the protocol: round, rounds, the round's matches
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],

@@ -36,15 +36,13 @@ from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
 
-from engine import bots
-
 from .. import messages as m
 from ..protocol import ProtocolError
 from ..store import UNAVAILABLE, Store
 from .define import new_league
 from .files import Entrant, League, LeagueError
 from .match import finish_match, match_seats, open_match, plan_match
-from .report import as_published, published, report
+from .report import as_published, published, report, strategies
 from .schedule import groups
 
 log = logging.getLogger(__name__)
@@ -128,7 +126,7 @@ class LeagueService:
             league = await self._league(msg.name)
             if msg.strategy is not None:
                 self._owner(league, player, "enter built-in strategies")
-                known = sorted(n for g, n in bots.STRATEGIES if g == league.game)
+                known = strategies(league.game)
                 if msg.strategy not in known:
                     raise ProtocolError("bad_league", f"no strategy {msg.strategy[:32]!r} for {league.game} "
                                                       f"(built in: {', '.join(known)})", "strategy")
