@@ -43,7 +43,7 @@ const leagues = new LeagueScreen({ conn, store, app: null });
 const TITLED = new Set(["not_your_turn", "bad_amount", "bad_action", "not_a_valid_play", "does_not_beat", "must_play",
   "cards_not_in_hand", "insufficient_funds", "room_full", "seat_taken", "already_seated", "bad_config", "rate_limited",
   "no_such_room", "not_enough_chips", "too_early", "internal_error", "unavailable",
-  "too_few_entrants", "league_running", "not_league_owner"]);
+  "too_few_entrants", "league_running", "not_league_owner", "league_limit"]);
 
 const MAX_TOASTS = 2;
 
@@ -289,17 +289,22 @@ conn.on("welcome", async (w) => {
   app.render();
   try {
     const rooms = await conn.request({ t: "list_rooms", watch: true });
-    store.rooms = rooms.rooms;
-    store.games = rooms.games;
-    if (!store.current) lobby.update();
+    gotRooms(rooms);
   } catch (err) { /* toast */ }
 });
 
-conn.on("rooms", (msg) => {
+conn.on("rooms", gotRooms);
+
+/** The lobby's list and the games it describes (a league page's forms need the games too). */
+function gotRooms(msg) {
+  const known = store.games.map((g) => g.game).join();
   store.rooms = msg.rooms;
   store.games = msg.games;
-  if (!store.current) lobby.update();
-});
+  if (store.current) return;
+  if (store.page) {
+    if (known !== store.games.map((g) => g.game).join()) app.render(); // the games came (after a reload there)
+  } else lobby.update();
+}
 
 conn.on("room", (snap) => {
   const prev = store.snaps.get(snap.room);

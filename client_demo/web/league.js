@@ -9,6 +9,11 @@
 // while the servers run it (`run`), the round being played: the page shows the run and
 // asks for the league again every few seconds until the run is over. Its owner gets a
 // "Run a round" button (`league_run`).
+//
+// A league is also made and filled from here: "New league" on the list opens a form
+// (`league_create`: name, game, deals and seats per match, duplicate deals, a Hold'em
+// sit-and-go), and the owner's page has "Add a built-in" (`league_enter` with a
+// `strategy`). Their refusals are shown in the form, in the page's words.
 
 import { h, clear, chips } from "./dom.js";
 import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
@@ -21,6 +26,8 @@ const COLORS = ["#f2c14e", "#5ec8ff", "#ff6b9a", "#9be564", "#ff9f43", "#b48cff"
 // how often a page showing a league being run asks for it again
 export const POLL_MS = 5000;
 // how a league is run, for the empty list (docs/league.md, "Walkthrough")
+// what a league made from the page may ask (docs/protocol.md, league_create)
+const MAX_DEALS = 1000;
 const COMMANDS = [
   "cardroom league create friday --game holdem --hands 200",
   "cardroom league enter friday --entrant smart --strategy smart",
@@ -39,6 +46,8 @@ export class LeagueScreen {
     this.main = null;
     this.poll = null;       // the next re-ask of a league being run: {key, timer}
     this.starting = false;  // a league_run sent, not answered yet
+    this.draft = null;      // the open "New league" form: its values, error, sending
+    this.adding = new Map(); // league name -> the owner's "Add a built-in": {strategy, entrant, error, sending}
     let pending = false;
     window.addEventListener("resize", () => { // the chart is drawn to its box's width
       if (pending) return;
@@ -61,7 +70,9 @@ export class LeagueScreen {
     // an open hands panel keeps where it was scrolled to (the page is drawn again while a run polls)
     const open = main.querySelector("[data-testid=hands-panel]");
     const scrolled = open && this.shown && open.dataset.room === this.shown.room ? open.scrollTop : 0;
+    const focus = focusOf(main); // a field being typed in keeps the caret when a poll draws the page again
     clear(main).append(page.kind === "league" ? this.leagueNode(page.name, entry) : this.listNode(entry));
+    restoreFocus(main, focus);
     if (this.shown) {
       const panel = this.handsPanel();
       main.append(panel);
@@ -156,10 +167,11 @@ export class LeagueScreen {
   }
 
   /** The top of both pages: a way back, the title and a refresh. */
-  bar(back, title, sub, page) {
+  bar(back, title, sub, page, extra = null) {
     return h("div", { class: "league-bar" },
       back,
       h("div", { class: "league-title" }, h("h1", {}, title), sub ? h("div", { class: "muted small" }, sub) : null),
+      extra,
       h("button", { class: "btn ghost", type: "button", "data-testid": "league-refresh", title: t("lg.refresh"),
         "aria-label": t("lg.refresh"), onclick: () => { this.refresh(page); this.app.render(); } }, "↻"));
   }
@@ -174,9 +186,140 @@ export class LeagueScreen {
     if (!leagues) body = statusNode(entry);
     else if (!leagues.length) body = emptyNode();
     else body = h("div", { class: "league-list", "data-testid": "league-list" }, leagues.map(leagueRow));
+    const add = h("button", { class: "btn primary league-new-btn", type: "button", "data-testid": "league-new",
+      "aria-expanded": this.draft ? "true" : "false", onclick: () => this.openNew() }, t("lg.new"));
     return h("div", { class: "league-screen", "data-testid": "leagues-page" },
-      this.bar(back, t("lg.title"), null, { kind: "leagues" }),
+      this.bar(back, t("lg.title"), null, { kind: "leagues" }, add),
+      this.draft ? this.newLeagueNode() : null,
       h("section", { class: "panel" }, h("p", { class: "muted intro" }, t("lg.intro")), body));
+  }
+
+  // --- a new league (league_create) -------------------------------------------------------
+
+  gameInfo(game) { return this.store.games.find((g) => g.game === game) || null; }
+
+  /** "New league": the form, with the defaults (the first game the server hosts). */
+  openNew() {
+    if (!this.draft) {
+      const game = this.store.games.length ? this.store.games[0].game : "holdem";
+      this.draft = { name: "", game, hands: "100", seats: String(seatRange(this.gameInfo(game)).min),
+        duplicate: true, sng: false, level_hands: "10", error: null, sending: false };
+    }
+    this.app.render();
+    const input = this.main && this.main.querySelector("[data-testid=league-new-name]");
+    if (input) {
+      input.focus();
+      input.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  closeNew() {
+    this.draft = null;
+    this.app.render();
+  }
+
+  /**
+   * The form, drawn from `this.draft` (so a redraw, or a switch of language, keeps what was
+   * typed): name, game, deals and seats per match (bounded by the game's players, from the
+   * `rooms` reply), duplicate deals, and for Hold'em a sit-and-go with its blind levels.
+   */
+  newLeagueNode() {
+    const d = this.draft;
+    const range = seatRange(this.gameInfo(d.game));
+    const games = this.store.games.length ? this.store.games.map((g) => g.game) : [d.game];
+    const wrong = d.error ? d.error.field : null;
+    const set = (key) => (e) => {
+      d[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value;
+      e.target.classList.remove("invalid");
+    };
+    const field = (key, label, input, doc, bool = false) => {
+      input.id = `league-new-${key}`;
+      input.dataset.field = key;
+      if (wrong === key) input.classList.add("invalid");
+      return h("div", { class: `field${bool ? " bool" : ""}` },
+        h("label", { for: input.id }, label), input, doc ? h("div", { class: "doc" }, doc) : null);
+    };
+    const sng = d.game === "holdem" && d.sng;
+    const fields = [
+      field("name", t("lg.f_name"), h("input", { type: "text", "data-testid": "league-new-name", maxlength: 64,
+        autocomplete: "off", spellcheck: "false", value: d.name, oninput: set("name") }), t("lg.f_name_doc")),
+      field("game", t("lg.f_game"), h("select", { "data-testid": "league-new-game", onchange: (e) => {
+        d.game = e.target.value;
+        d.seats = String(seatRange(this.gameInfo(d.game)).min); // the new game's fewest players
+        if (d.game !== "holdem") d.sng = false;
+        if (d.error && d.error.field === "seats") d.error = null;
+        this.app.render();
+      } }, games.map((g) => h("option", { value: g, selected: g === d.game }, shortTitle(g))))),
+      field("hands", t("lg.f_hands"), h("input", { type: "number", "data-testid": "league-new-hands", min: 1,
+        max: MAX_DEALS, step: 1, inputmode: "numeric", value: d.hands, oninput: set("hands") }),
+      t(sng ? "lg.f_hands_sng_doc" : "lg.f_hands_doc")),
+      field("seats", t("lg.f_seats"), h("input", { type: "number", "data-testid": "league-new-seats", min: range.min,
+        max: range.max, step: 1, inputmode: "numeric", value: d.seats, oninput: set("seats") }),
+      t("lg.f_seats_doc", range)),
+      field("duplicate", t("lg.f_duplicate"), h("input", { type: "checkbox", "data-testid": "league-new-duplicate",
+        checked: d.duplicate, onchange: set("duplicate") }), t("lg.f_duplicate_doc"), true),
+    ];
+    if (d.game === "holdem") {
+      fields.push(field("format", t("lg.f_sng"), h("input", { type: "checkbox", "data-testid": "league-new-sng",
+        checked: d.sng, onchange: (e) => { d.sng = e.target.checked; this.app.render(); } }), t("lg.f_sng_doc"), true));
+      if (d.sng) {
+        fields.push(field("level_hands", t("lg.f_level"), h("input", { type: "number", "data-testid": "league-new-level",
+          min: 1, step: 1, inputmode: "numeric", value: d.level_hands, oninput: set("level_hands") }), t("lg.f_level_doc")));
+      }
+    }
+    return h("section", { class: "panel create-panel league-new" },
+      h("form", { "data-testid": "league-new-form", "data-game": d.game, novalidate: true,
+        onsubmit: (e) => { e.preventDefault(); this.submitNew(); } },
+      h("div", { class: "create-head" },
+        h("h2", {}, t("lg.new_title")),
+        h("button", { type: "button", class: "btn ghost", "data-testid": "league-new-close", "aria-label": t("table.close"),
+          onclick: () => this.closeNew() }, "✕")),
+      h("p", { class: "muted small new-intro" }, t("lg.new_intro")),
+      h("div", { class: "fields" }, fields),
+      d.error ? errorBox(d.error, "league-new-error") : null,
+      h("div", { class: "row end" },
+        h("button", { type: "submit", class: "btn primary", "data-testid": "league-new-submit", disabled: d.sending },
+          t("lg.new_submit")))));
+  }
+
+  /** `league_create` from the form; the new league's page on success, else the error in the form. */
+  async submitNew() {
+    const d = this.draft;
+    if (!d || d.sending) return;
+    const range = seatRange(this.gameInfo(d.game));
+    const sng = d.game === "holdem" && d.sng;
+    const name = d.name.trim();
+    const hands = whole(d.hands);
+    const seats = whole(d.seats);
+    const levelHands = whole(d.level_hands);
+    // what the page can tell at once, in its own words; the server judges everything else
+    let local = null;
+    if (!name) local = { field: "name", text: t("lg.bad_name") };
+    else if (hands === null || hands < 1 || hands > MAX_DEALS) local = { field: "hands", text: t("lg.bad_hands") };
+    else if (seats === null || seats < range.min || seats > range.max) local = { field: "seats", text: t("lg.bad_seats", range) };
+    else if (sng && (levelHands === null || levelHands < 1)) local = { field: "level_hands", text: t("lg.bad_level") };
+    if (local) {
+      d.error = { code: "bad_league", field: local.field, local: local.text };
+      this.app.render();
+      return;
+    }
+    const msg = { t: "league_create", name, game: d.game, hands, seats, duplicate: Boolean(d.duplicate) };
+    if (sng) Object.assign(msg, { format: "sng", level_hands: levelHands });
+    d.sending = true;
+    d.error = null;
+    this.app.render();
+    try {
+      const reply = await this.conn.request(msg, { quiet: true });
+      if (this.draft === d) this.draft = null;
+      this.cache.set(cacheKey({ kind: "league", name: reply.name }), { data: reply, error: null, stale: false });
+      const list = this.cache.get("");
+      if (list) list.stale = true;
+      this.app.openLeague(reply.name);
+    } catch (err) {
+      d.sending = false;
+      d.error = err;
+      if (this.draft === d && this.showing({ kind: "leagues" })) this.app.render();
+    }
   }
 
   // --- one league -------------------------------------------------------------------------
@@ -196,6 +339,7 @@ export class LeagueScreen {
       "data-running": L.run ? "1" : "0" },
       this.bar(back, L.name, settingsLine(L), page),
       this.runLine(L),
+      this.enterHint(L),
       h("div", { class: "league-grid" },
         h("section", { class: "panel" }, h("h2", {}, t("lg.standings")), standingsNode(L, colors)),
         h("section", { class: "panel chart-panel" }, h("h2", {}, t("lg.chart")),
@@ -216,7 +360,75 @@ export class LeagueScreen {
       L.run ? runStatus(L.run) : null,
       owner ? h("button", { class: "btn primary", type: "button", "data-testid": "league-run",
         disabled: Boolean(L.run) || this.starting, title: t("lg.run_title"),
-        onclick: () => this.runRound(L.name) }, t("lg.run")) : null);
+        onclick: () => this.runRound(L.name) }, t("lg.run")) : null,
+      owner ? this.addNode(L) : null);
+  }
+
+  /**
+   * The owner's "Add a built-in": one of the game's built-in strategies and an optional
+   * name, entered with `league_enter` (the rooms play it as a bot seat). Its state lives in
+   * `this.adding`, so the page's redraws while a run polls keep it.
+   */
+  addNode(L) {
+    if (!this.adding.has(L.name)) this.adding.set(L.name, { strategy: null, entrant: "", error: null, sending: false });
+    const a = this.adding.get(L.name);
+    const choices = builtinStrategies(L, this.gameInfo(L.game));
+    if (!choices.includes(a.strategy)) a.strategy = choices[0];
+    const wrong = a.error ? a.error.field : null;
+    return [h("form", { class: "league-add", "data-testid": "league-add-form", novalidate: true,
+      onsubmit: (e) => { e.preventDefault(); this.addBuiltin(L.name); } },
+    h("select", { "data-testid": "league-add-strategy", "aria-label": t("lg.add_strategy"), title: t("lg.add_strategy"),
+      class: wrong === "strategy" ? "invalid" : null,
+      onchange: (e) => { a.strategy = e.target.value; e.target.classList.remove("invalid"); } },
+    choices.map((s) => h("option", { value: s, selected: s === a.strategy }, strategyName(s)))),
+    h("input", { type: "text", "data-testid": "league-add-name", maxlength: 32, autocomplete: "off", spellcheck: "false",
+      placeholder: t("lg.add_name"), "aria-label": t("lg.add_name"), value: a.entrant,
+      class: wrong === "entrant" ? "invalid" : null,
+      oninput: (e) => { a.entrant = e.target.value; e.target.classList.remove("invalid"); } }),
+    h("button", { type: "submit", class: "btn", "data-testid": "league-add", title: t("lg.add_title"), disabled: a.sending },
+      t("lg.add"))),
+    a.error ? errorBox(a.error, "league-add-error") : null];
+  }
+
+  /** `league_enter` with the chosen strategy (and name); the reply lists the new entrant. */
+  async addBuiltin(name) {
+    const a = this.adding.get(name);
+    if (!a || a.sending) return;
+    const page = { kind: "league", name };
+    const msg = { t: "league_enter", name, strategy: a.strategy };
+    const entrant = a.entrant.trim();
+    if (entrant) msg.entrant = entrant;
+    a.sending = true;
+    a.error = null;
+    if (this.showing(page)) this.app.render();
+    try {
+      const reply = await this.conn.request(msg, { quiet: true });
+      a.entrant = "";
+      const entry = this.cache.get(cacheKey(page)) || {};
+      Object.assign(entry, { data: reply, error: null, stale: false });
+      this.cache.set(cacheKey(page), entry);
+      const list = this.cache.get("");
+      if (list) list.stale = true;
+    } catch (err) {
+      a.error = err;
+    } finally {
+      a.sending = false;
+      if (this.showing(page)) this.app.render();
+    }
+  }
+
+  /**
+   * For anyone who is not an entrant of a league made over the protocol: how a bot enters
+   * itself. (The reply names entrants, not their players: a bot that entered itself under
+   * this page's player name counts as this player.)
+   */
+  enterHint(L) {
+    if (!L.owner) return null; // an operator's league takes no entrant over the protocol
+    const me = this.store.welcome ? this.store.welcome.name : null;
+    if ((L.entrants || []).some((e) => e.client && e.name === me)) return null;
+    const cmd = `python -m client_demo.entrant --game ${L.game} --strategy smart --league ${L.name}`;
+    return h("p", { class: "muted small league-hint", "data-testid": "league-enter-hint" },
+      withCode("lg.enter_hint", { cmd, fn: "play_league", doc: "docs/league.md" }));
   }
 
   /** The chart, drawn (again) to the width its box has now. */
@@ -324,6 +536,70 @@ function runStatus(run) {
   return h("p", { class: "run-status", "data-testid": "league-run-status", role: "status",
     "data-round": run.round || 0, "data-rounds": rounds, "data-left": left },
   h("span", { class: "run-dot" }), parts.join(" · "));
+}
+
+/** The seats a match of this game may have (the `rooms` reply's player counts). */
+function seatRange(info) {
+  const min = info && info.min_players ? info.min_players : 2;
+  return { min, max: info && info.max_players ? Math.max(info.max_players, min) : 10 };
+}
+
+/** "12" → 12; anything but a whole number → null. */
+function whole(text) {
+  const s = String(text ?? "").trim();
+  return /^\d+$/.test(s) ? Number(s) : null;
+}
+
+/**
+ * The built-in strategies a league of this game takes: those the server's table bots
+ * play (the game's `bot_strategy` choices), then the league-only baselines.
+ */
+/** The built-ins the league takes (its `strategies`), else the game's table-bot choices. */
+function builtinStrategies(L, info) {
+  if (Array.isArray(L.strategies) && L.strategies.length) return L.strategies.map(String);
+  const option = info ? (info.room_options || []).find((o) => o.name === "bot_strategy") : null;
+  return option && Array.isArray(option.choices) && option.choices.length ? option.choices.map(String) : ["smart", "random"];
+}
+
+function strategyName(s) { return tMaybe(`lg.strategy.${s}`, {}, String(s).replaceAll("_", " ")); }
+
+/**
+ * A refusal in a form: the code's title in the page's language, then the server's message
+ * (in English: it says which setting; in Chinese only for `bad_league`, whose reason the
+ * page cannot word) or the page's own reason. A code the page does not know: the message.
+ */
+function errorBox(err, testid) {
+  const title = err.code ? tMaybe(`err.${err.code}`) : null;
+  const message = err.message && err.message !== err.code ? err.message : null;
+  let detail = null;
+  if (err.local) detail = err.local;
+  else if (title && message && (lang() === "en" || err.code === "bad_league")) detail = message;
+  return h("div", { class: "form-error", role: "alert", "data-testid": testid, "data-code": err.code || "" },
+    h("b", {}, title || message || t("err.generic")), detail ? h("span", { class: "form-error-detail" }, detail) : null);
+}
+
+/** A text whose {placeholders} are code (a command, a function, a file), each in a <code>. */
+function withCode(key, codes) {
+  const marks = Object.fromEntries(Object.keys(codes).map((k) => [k, `\u0000${k}\u0000`]));
+  return t(key, marks).split("\u0000").map((part, i) => (i % 2 ? h("code", {}, codes[part]) : part));
+}
+
+/** The field that has the focus (by its test id) and its caret, to give it back after a redraw. */
+function focusOf(main) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !main.contains(el) || !el.dataset || !el.dataset.testid) return null;
+  let start = null;
+  let end = null;
+  try { start = el.selectionStart; end = el.selectionEnd; } catch (err) { /* no caret in a number field */ }
+  return { id: el.dataset.testid, start, end };
+}
+
+function restoreFocus(main, focus) {
+  if (!focus) return;
+  const el = main.querySelector(`[data-testid="${CSS.escape(focus.id)}"]`);
+  if (!el || el.disabled) return;
+  el.focus({ preventScroll: true });
+  try { if (focus.start !== null && focus.start !== undefined) el.setSelectionRange(focus.start, focus.end); } catch (err) { /* not a text field */ }
 }
 
 function offline(err) { return Boolean(err) && (err.code === "disconnected" || err.code === "offline"); }

@@ -237,14 +237,15 @@ _EN_LABELS = """async () => {
     .map(([k, v]) => v.trim());
 }"""
 
-# Every visible text of the league screen and of an open hands panel.
+# Every visible text of the league screen and of an open hands panel (a command, a function
+# or a file in <code> aside: they read the same in every language).
 _TEXTS = """() => {
   const out = [];
   for (const root of document.querySelectorAll('.league-screen, [data-testid=hands-panel]')) {
     const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       const text = n.textContent.trim();
-      if (text && n.parentElement && n.parentElement.getClientRects().length) out.push(text);
+      if (text && n.parentElement && !n.parentElement.closest('code') && n.parentElement.getClientRects().length) out.push(text);
     }
   }
   return out;
