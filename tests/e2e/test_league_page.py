@@ -304,6 +304,17 @@ def test_the_league_page_in_chinese(new_page, shots: Path, league: dict[str, Any
     expect(page.get_by_test_id(f"match-hands-{room}")).to_contain_text("Hands")
 
 
+def edited_replies(page: Any, edit: Any) -> Any:
+    """``page``, reloaded with the server's JSON replies passed through ``edit`` on their way."""
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: ws.send(json.dumps(edit(json.loads(m))) if isinstance(m, str) else m))
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.reload()
+    return page
+
+
 def test_no_league_yet_and_results_whose_interval_excludes_zero(new_page, shots: Path, league: dict[str, Any]) -> None:
     """The server's replies changed on their way to the page: an empty list says how to run
     a league; results above and below zero are coloured, one without an interval is "±?"."""
@@ -317,14 +328,7 @@ def test_no_league_yet_and_results_whose_interval_excludes_zero(new_page, shots:
             rows[2]["result"].update(mean=12.0, half_width=None)
         return msg
 
-    page = new_page(SIZES["desktop"])
-
-    def route(ws: Any) -> None:
-        server = ws.connect_to_server()
-        server.on_message(lambda m: ws.send(json.dumps(edit(json.loads(m))) if isinstance(m, str) else m))
-
-    page.route_web_socket(re.compile(r"/ws$"), route)
-    page.reload()
+    page = edited_replies(new_page(SIZES["desktop"]), edit)
     enter(page, "empty")
     page.get_by_test_id("open-leagues").click()
     empty = page.get_by_test_id("leagues-empty")
@@ -367,14 +371,7 @@ def test_a_long_leagues_thinned_chart_puts_each_point_at_its_deal(new_page, leag
             msg["series_deals"] = {name: len(v) for name, v in made_up.items()}
         return msg
 
-    page = new_page(SIZES["desktop"])
-
-    def route(ws: Any) -> None:
-        server = ws.connect_to_server()
-        server.on_message(lambda m: ws.send(json.dumps(edit(json.loads(m))) if isinstance(m, str) else m))
-
-    page.route_web_socket(re.compile(r"/ws$"), route)
-    page.reload()
+    page = edited_replies(new_page(SIZES["desktop"]), edit)
     enter(page, "long")
     page.evaluate(f"location.hash = '#/league/{LEAGUE}'")
     line = {name: page.get_by_test_id(f"chart-line-{name}") for name in ("smart", "random")}
