@@ -202,7 +202,10 @@ def _league_matches(args: argparse.Namespace) -> tuple[str, list[dict[str, Any]]
         definition = await store.league_definition(args.name)
         return None if definition is None else (definition["game"], await store.league_matches(args.name))
 
-    found = _with_store(args, read)
+    try:
+        found = _with_store(args, read)
+    except (OperatorError, LeagueError) as exc:  # no server's Redis to look in
+        raise LeagueError(f"no league {args.name!r} in {args.dir} (nor could the servers' Redis be read: {exc})") from None
     if found is None:
         raise LeagueError(f"no league {args.name!r} in {args.dir}, nor one the servers run")
     return found

@@ -131,9 +131,10 @@ def test_bad_usage_gets_one_line_and_status_2(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "server.cli", "league", "create", "x/y", "--game", "holdem",
                           "--dir", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("cardroom league: a league name is")
-    missing = subprocess.run([sys.executable, "-m", "server.cli", "league", "standings", "nope", "--dir", str(tmp_path)],
+    missing = subprocess.run([sys.executable, "-m", "server.cli", "league", "standings", "nope", "--dir", str(tmp_path),
+                              "--data-dir", str(tmp_path / "no-data")],  # not in the files, no server Redis either
                              cwd=ROOT, capture_output=True, text=True)
-    assert missing.returncode == 1 and "no league 'nope'" in missing.stderr
+    assert missing.returncode == 1 and missing.stderr.startswith("cardroom league: no league 'nope' in ")
 
 
 def _ask(url: str, *requests: dict) -> list[dict]:
