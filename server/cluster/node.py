@@ -202,7 +202,10 @@ class Node:
             return
         channel = _text(msg["channel"])
         if channel == self.store.keys.lobby_channel:
-            data = unpack(msg["data"])
+            try:
+                data = unpack(msg["data"])
+            except Exception:
+                data = None
             if isinstance(data, dict) and "to" in data:  # a message for one player's connections
                 self.on_player_message(data["to"], data["message"])
             else:
