@@ -72,6 +72,11 @@ class Metrics:
             "cardroom_lost_writes_total",
             "times Redis held an older room version than one acknowledged (e.g. after a failover)", registry=r,
         )
+        self.in_doubt = Counter(
+            "cardroom_commits_in_doubt_total",
+            "room commits Redis did not answer (connection lost), by what the owner found after: "
+            "stored, not_stored", ["outcome"], registry=r,
+        )
         self.view_gaps = Counter(
             "cardroom_view_gaps_total", "room changes missed on the channel and filled in from Redis", registry=r,
         )

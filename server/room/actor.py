@@ -10,9 +10,16 @@ Ownership is a lease (see :mod:`server.cluster.directory`). The node renews it; 
 actor refuses to write once the lease could have run out by its own monotonic clock,
 and on any sign that it is no longer the owner (the commit's fence check fails) it
 *drops* the room at once: no retry, no reload. Commands still queued are handed back to
-be routed to the new owner. When Redis cannot be reached mid-commit the outcome is
-unknown, so the requester is told ``unavailable`` and the room is dropped too; whoever
-takes it next loads what Redis really holds.
+be routed to the new owner.
+
+When Redis cannot be reached mid-commit the outcome is unknown: the script may have run
+and only its answer been lost. The requester is told ``unavailable``, and the actor keeps
+the room and the state it acknowledged last; the change is *in doubt*. Before deciding
+anything else the actor settles it: Redis at the change's version with the change's
+snapshot means it was stored (it becomes the room's state, as if the commit had
+answered); anything else means it was not. So an outage shorter than the lease costs no
+change of owner, and the acknowledged state survives it even if Redis comes back
+without its last writes (the next commit finds the older version and puts it back).
 """
 
 from __future__ import annotations
@@ -117,6 +124,7 @@ class RoomActor:
         self._release_on_stop = False
         self._expiry: asyncio.TimerHandle | None = None
         self._current: Command | None = None  # the command being decided
+        self._in_doubt: tuple[Change, bytes] | None = None  # a change and its snapshot, commit unanswered
 
     @property
     def room(self) -> str:
@@ -224,8 +232,8 @@ class RoomActor:
         wake = self.core.wake_ms()
         now = self.clock()
         timeout: float | None = None
-        if wake is not None or self.core.unpaid():
-            due_ms = now if wake is None else wake
+        if wake is not None or self.core.unpaid() or self._in_doubt is not None:
+            due_ms = now if wake is None or self._in_doubt is not None else wake
             timeout = max(0.0, (due_ms - now) / 1000, self._retry_at - time.monotonic())
             if timeout == 0.0:
                 return "due"
@@ -250,12 +258,16 @@ class RoomActor:
     def _idle(self) -> bool:
         """Nothing to do soon: the lease can go back. A timer further off than the idle time
         (an empty room's closing) is left to the wake-up that :meth:`_release` writes."""
-        if not self.queue.empty() or self.core.unpaid():
+        if not self.queue.empty() or self.core.unpaid() or self._in_doubt is not None:
             return False
         wake = self.core.wake_ms()
         return wake is None or wake - self.clock() > self.host.idle_seconds * 1000
 
     async def _command(self, cmd: Command, enqueued: float) -> None:
+        if not await self._settle():
+            self._count(cmd, "unavailable")
+            self.host.deliver(cmd.origin, _unavailable(cmd.origin, self.room))
+            return
         try:
             decision = self.core.handle(cmd, self.clock())
         except Exception:
@@ -273,6 +285,11 @@ class RoomActor:
         await self._store(decision, cmd, enqueued)
 
     async def _due(self) -> None:
+        if time.monotonic() < self._retry_at:
+            return
+        if not await self._settle():
+            self._retry_at = time.monotonic() + RETRY_SECONDS
+            return
         if self.core.unpaid():
             await self._pay(self.core.unpaid())
         if time.monotonic() < self._retry_at:
@@ -329,14 +346,20 @@ class RoomActor:
                 self.host.reroute(self.room, cmd)
             return False
         except UNAVAILABLE as exc:
-            log.warning("room %s: Redis unavailable while storing a change (%s); dropping the room", self.room, exc)
-            self._drop("redis unavailable")
+            log.warning("room %s: Redis unavailable while storing version %d (%s); the change is in doubt",
+                        self.room, change.table.version, exc)
+            self._in_doubt = (change, snapshot)
             if change.origin is not None:
                 self.host.deliver(change.origin, _unavailable(change.origin, self.room))
             self._retry_at = time.monotonic() + RETRY_SECONDS
             return False
         crash_point("after_join_commit" if change.debit is not None else
                     "after_leave_commit" if change.payouts else "")
+        await self._stored(change, enqueued)
+        return True
+
+    async def _stored(self, change: Change, enqueued: float | None = None) -> None:
+        """``change`` is in Redis: make it the room's state, show it, finish its transfers."""
         self.core.stored(change)
         self.views.apply(self.view, change.table, change.events, change.answers)
         if change.kind == "act" and enqueued is not None:  # answered: the ack is on its way
@@ -344,6 +367,26 @@ class RoomActor:
             self.metrics.action_latency.observe(time.perf_counter() - enqueued)
         self._publish_summary()
         await self._after(change)
+
+    async def _settle(self) -> bool:
+        """Find out whether the change whose commit went unanswered is in Redis, and if it
+        is, make it the room's state. False while Redis cannot tell (decide nothing then)."""
+        if self._in_doubt is None:
+            return True
+        change, snapshot = self._in_doubt
+        try:
+            version, stored = await self.store.room_state(self.room)
+        except UNAVAILABLE:
+            return False
+        self._in_doubt = None
+        if version == change.table.version and stored == snapshot:
+            log.warning("room %s: version %d, whose commit went unanswered, was stored", self.room, version)
+            self.metrics.in_doubt.labels("stored").inc()
+            await self._stored(change)
+        else:  # not stored; an older or another writer's version is the next commit's to find
+            log.warning("room %s: version %d, whose commit went unanswered, was not stored (Redis is at %d)",
+                        self.room, change.table.version, version)
+            self.metrics.in_doubt.labels("not_stored").inc()
         return True
 
     async def _commit(self, change: Change, snapshot: bytes, answers: bytes) -> None:

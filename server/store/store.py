@@ -485,6 +485,11 @@ class Store:
         return await self.redis.hget(self.keys.room(room), "snap")
 
     @_gated
+    async def room_state(self, room: str) -> tuple[int, bytes | None]:
+        """The room's version and snapshot as Redis holds them now (0 and None: no room)."""
+        version, snap = await self.redis.hmget(self.keys.room(room), ["version", "snap"])
+        return (0 if version is None else int(version)), snap
+
     @_gated
     async def recent_entries(self, room: str, count: int) -> list[tuple[str, int, list[dict[str, Any]]]]:
         """The last ``count`` entries of the room's event stream, oldest first:

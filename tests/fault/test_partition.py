@@ -11,12 +11,12 @@ import urllib.request
 
 import pytest
 
+from ..redis_link import RedisLink
 from .harness import (
     Player,
     RedisProcess,
     ServerProcess,
     check_nothing_lost_or_doubled,
-    free_port,
     lease_holder,
     wait_for,
 )
@@ -24,54 +24,10 @@ from .harness import (
 pytestmark = pytest.mark.slow
 
 
-class StallingProxy:
-    """A TCP relay to Redis that can hold all traffic (both ways, connections kept open)
-    and later let it through: what a network partition looks like to both ends."""
-
-    def __init__(self, target_port: int) -> None:
-        self.target = target_port
-        self.port = free_port()
-        self.flowing = asyncio.Event()
-        self.flowing.set()
-        self.server: asyncio.AbstractServer | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", self.port)
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
-        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
-                             return_exceptions=True)
-
-    async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-        try:
-            while data := await src.read(65536):
-                await self.flowing.wait()
-                dst.write(data)
-                await dst.drain()
-        finally:
-            dst.close()
-
-    def stall(self) -> None:
-        self.flowing.clear()
-
-    def resume(self) -> None:
-        self.flowing.set()
-
-    async def stop(self) -> None:
-        self.resume()
-        if self.server is not None:
-            self.server.close()
-
-
 async def test_an_owner_cut_off_from_redis_lets_go_and_its_late_writes_change_nothing(tmp_path):
     redis = RedisProcess(tmp_path / "redis")
     redis.start()
-    proxy = StallingProxy(redis.port)
+    proxy = RedisLink(redis.port)
     await proxy.start()
     a = ServerProcess(proxy.url, tmp_path / "a.log", "--lease-ms", "2000", "--forward-timeout", "1")
     b = ServerProcess(redis.url, tmp_path / "b.log", "--lease-ms", "2000", "--forward-timeout", "1")
@@ -109,7 +65,7 @@ async def test_an_owner_cut_off_from_redis_lets_go_and_its_late_writes_change_no
         hands = max(p1.hands_seen)
         await wait_for(lambda: max(p1.hands_seen) >= hands + 1, 60, "a hand played by B")
 
-        proxy.resume()  # A's stalled commands (renewals, reads) finally reach Redis
+        proxy.flow()  # A's stalled commands (renewals, reads) finally reach Redis
         await asyncio.sleep(2.0)
         for p in (p0, p1):
             p.stop.set()
