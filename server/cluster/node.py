@@ -135,7 +135,10 @@ class Node:
         if fut is None or fut.done():
             fut = asyncio.get_running_loop().create_future()
             self._confirm[channel] = fut
-        await self._pubsub.subscribe(channel)
+        try:
+            await self._pubsub.subscribe(channel)
+        except RuntimeError as exc:  # the reader is reconnecting this connection: it subscribes after
+            raise ConnectionError(f"pub/sub connection busy reconnecting: {exc}") from exc
         if not self._tasks:  # the reader is not running yet (start): read the confirmation here
             while not fut.done():
                 msg = await self._pubsub.get_message(timeout=1.0)
@@ -152,8 +155,8 @@ class Node:
         self._confirm.pop(channel, None)
         try:
             await self._pubsub.unsubscribe(channel)
-        except UNAVAILABLE:
-            pass  # gone with the connection; not re-subscribed since unsubscribe() removed it
+        except (*UNAVAILABLE, RuntimeError):  # RuntimeError: the reader is reconnecting this connection
+            pass  # the client subscribes again on reconnecting; the reader then unsubscribes it
 
     async def _pubsub_loop(self) -> None:
         outage = Outage("pub/sub")
@@ -170,7 +173,7 @@ class Node:
                 await asyncio.sleep(1.0)
                 continue
             if outage.ok():
-                await self._resubscribe()
+                await self._reconcile()
                 if self.views is not None:
                     await self.views.resync()  # changes published while we were away
                 self.on_lobby()
@@ -180,15 +183,18 @@ class Node:
                 except Exception:
                     log.exception("handling a pub/sub message failed")
 
-    async def _resubscribe(self) -> None:
-        """Subscribe to the channels asked for while Redis was away (the ones subscribed
-        before are restored by the client when it reconnects)."""
+    async def _reconcile(self) -> None:
+        """After an outage, make the subscriptions the ones wanted. The client restores on
+        reconnecting every channel it was subscribed to, including those given up while
+        Redis was away (their unsubscribe failed); the ones asked for meanwhile are not."""
         have = {_text(c) for c in self._pubsub.channels}
-        for channel in sorted(self._wanted - have):
-            try:
+        try:
+            for channel in sorted(self._wanted - have):
                 await self._pubsub.subscribe(channel)
-            except UNAVAILABLE:
-                return
+            if stale := sorted(have - self._wanted):
+                await self._pubsub.unsubscribe(*stale)
+        except UNAVAILABLE:
+            return  # the next outage's end tries again
 
     def _on_pubsub(self, msg: dict[str, Any]) -> None:
         if msg.get("type") == "subscribe":

@@ -9,13 +9,16 @@ directly, past the link."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import pytest_asyncio
 
 from server.app import App
 from server.config import Settings
+from server.store import UNAVAILABLE
 
 from ..redis_link import RedisLink
 from .conftest import fixed_deck
@@ -136,3 +139,26 @@ async def test_writes_redis_loses_during_an_outage_are_put_back_by_the_owner(pla
     assert metric(linked, "cardroom_lost_writes_total 1.0")
     assert metric(linked, 'cardroom_commits_in_doubt_total{outcome="not_stored"} 1.0')
 
+
+async def test_channels_given_up_while_redis_was_away_are_not_subscribed_again(linked, link, redis):
+    """A view closed during an outage cannot unsubscribe; the client subscribes every channel
+    it had once it reconnects, so the node drops the ones it no longer wants (else their
+    messages would come to this process for good). One asked for meanwhile is subscribed."""
+    node = linked.node
+    keys = linked.store.keys
+    given_up, asked = keys.room_channel("r-given-up"), keys.room_channel("r-asked")
+    await node.subscribe(given_up)
+
+    async def subscribers(channel: str) -> int:
+        return dict(await redis.pubsub_numsub(channel))[channel.encode()]
+
+    assert await subscribers(given_up) == 1
+    link.cut()
+    await node.unsubscribe(given_up)  # fails quietly: no connection
+    with pytest.raises(UNAVAILABLE):
+        await node.subscribe(asked)
+    link.flow()
+    deadline = asyncio.get_running_loop().time() + 10
+    while (await subscribers(given_up), await subscribers(asked)) != (0, 1):
+        assert asyncio.get_running_loop().time() < deadline, "subscriptions not reconciled in 10 s"
+        await asyncio.sleep(0.05)
