@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,3 +95,21 @@ def kubernetes_files() -> list[Path]:
 
 def upstream_servers(path: Path) -> list[str]:
     return re.findall(r"^\s*server\s+(\S+?)(?:\s|;)", path.read_text(), re.M)
+
+
+def install_as_the_image_does(directory: Path) -> Path:
+    """The image's build stage short of Docker: the project installed from the files the
+    Dockerfile copies and nothing else of the checkout (into ``directory/site``, which
+    stands for /opt/cardroom's site-packages; the dependencies are the test venv's).
+    Returns the site directory; raises AssertionError with pip's output if the build fails."""
+    context, site = directory / "context", directory / "site"
+    context.mkdir(parents=True)
+    for src in read_dockerfile().copies:
+        if (ROOT / src).is_dir():
+            shutil.copytree(ROOT / src, context / src, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(ROOT / src, context / src)
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
+                          "--target", str(site), str(context)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return site

@@ -8,6 +8,7 @@ import copy
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import kubernetes_validate
@@ -20,6 +21,7 @@ from .files import (
     ROOT,
     compose,
     dockerignore,
+    install_as_the_image_does,
     kubernetes_files,
     read_dockerfile,
     upstream_servers,
@@ -50,9 +52,19 @@ def test_the_dockerfile_passes_hadolint():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+def package_files() -> list[str]:
+    """What building the distribution reads: pyproject.toml, the files it names (readme,
+    licence) and the package directories."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    packages = ["engine", "server", "client_demo"]
+    assert {p.rstrip("*") for p in tomllib.loads((ROOT / "pyproject.toml").read_text())
+            ["tool"]["setuptools"]["packages"]["find"]["include"]} == set(packages)
+    return ["pyproject.toml", project["readme"], *project.get("license-files", []), *packages]
+
+
 def test_the_image_copies_what_the_package_needs_and_the_context_keeps_it():
     d = read_dockerfile()
-    assert d.copies == ["pyproject.toml", "README.md", "engine", "server", "client_demo"]
+    assert d.copies == package_files()
     ignored = {p.rstrip("/") for p in dockerignore()}
     for src in d.copies:
         assert (ROOT / src).exists(), src
@@ -61,6 +73,18 @@ def test_the_image_copies_what_the_package_needs_and_the_context_keeps_it():
     assert d.user == "10001:10001" and d.stopsignal == "SIGTERM" and d.expose == [8765]
     assert d.entrypoint == ["cardroom", "serve"] and d.healthcheck == ["cardroom", "healthcheck"]
     check_settings({k: v for k, v in d.env.items() if k.startswith("CARDROOM_")})
+
+
+def test_the_package_installs_from_what_the_image_copies_alone(tmp_path):
+    """Every file of the packages is installed (the browser demo, the Lua scripts, ...),
+    and the licence with them; a file pyproject.toml names that the image leaves out
+    fails the build here."""
+    site = install_as_the_image_does(tmp_path)
+    packaged = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    sources = {p.relative_to(ROOT).as_posix() for package in ("engine", "server", "client_demo")
+               for p in (ROOT / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert sources - packaged == set()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in packaged)
 
 
 def test_the_compose_file_runs_three_servers_redis_and_nginx():

@@ -32,7 +32,7 @@ from tests.fault.harness import (
     wait_port,
 )
 
-from .files import DEPLOY, compose, read_dockerfile
+from .files import DEPLOY, compose, install_as_the_image_does, read_dockerfile
 
 pytestmark = pytest.mark.slow
 
@@ -54,10 +54,11 @@ def redis(tmp_path):
     r.stop()
 
 
-def image_environment(redis_url: str, port: int, data: Path) -> dict[str, str]:
+def image_environment(redis_url: str, port: int, data: Path, site: Path | None = None) -> dict[str, str]:
     """The Dockerfile's ENV as a container would see it, on this machine: the venv stands
-    for /opt/cardroom, and the test binds 127.0.0.1 on a free port (tests never listen on
-    every interface) with REDIS_URL set as every deployment sets it."""
+    for /opt/cardroom (with ``site``, the project as the image installs it, ahead of the
+    checkout), and the test binds 127.0.0.1 on a free port (tests never listen on every
+    interface) with REDIS_URL set as every deployment sets it."""
     d = read_dockerfile()
     env = dict(os.environ)
     for key, value in d.env.items():
@@ -65,19 +66,33 @@ def image_environment(redis_url: str, port: int, data: Path) -> dict[str, str]:
             "$PATH", os.environ["PATH"])
     env.update(CARDROOM_HOST="127.0.0.1", CARDROOM_PORT=str(port), CARDROOM_DATA_DIR=str(data),
                REDIS_URL=redis_url)
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
     return env
 
 
 def test_the_images_entry_command_environment_and_healthcheck_run_as_written(tmp_path, redis):
+    """The project as the image installs it (built from the Dockerfile's copies alone), run
+    from the image's working directory with its entry command, environment and health check."""
     d = read_dockerfile()
     port = free_port()
-    env = image_environment(redis.url, port, tmp_path / "data")
-    server = subprocess.Popen(d.entrypoint, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    site = install_as_the_image_does(tmp_path / "image")
+    env = image_environment(redis.url, port, tmp_path / "data", site)
+    home = tmp_path / "home"  # WORKDIR /home/cardroom: no source tree in sight
+    home.mkdir()
+    where = subprocess.run([sys.executable, "-c", "import server.cli; print(server.cli.__file__)"],
+                           env=env, cwd=home, capture_output=True, text=True, check=True).stdout
+    assert Path(where.strip()).is_relative_to(site), where  # the installed copy, not the checkout
+    server = subprocess.Popen(d.entrypoint, env=env, cwd=home, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        wait_port(port, timeout=30)
+        try:
+            wait_port(port, timeout=30)
+        except TimeoutError:
+            server.kill()
+            raise AssertionError("the image's command did not start:\n" + server.communicate()[0].decode()) from None
 
         def healthcheck() -> int:
-            return subprocess.run(d.healthcheck, env=env, capture_output=True,
+            return subprocess.run(d.healthcheck, env=env, cwd=home, capture_output=True,
                                   timeout=float(d.healthcheck_options["timeout"].rstrip("s"))).returncode
 
         assert healthcheck() == 0
