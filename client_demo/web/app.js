@@ -258,6 +258,7 @@ export const app = {
 lobby.app = app;
 table.app = app;
 leagues.app = app;
+app.table = table; // its per-room UI state (last compare, opened panels) from the devtools and tests
 
 // --- server messages ------------------------------------------------------------------------
 

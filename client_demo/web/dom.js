@@ -50,6 +50,12 @@ export function readable(text) {
   return text.replace(/\s*[(（][^)）]*[\u3400-\u9fff][^)）]*[)）]/g, "").replace(/[\u3400-\u9fff]+/g, "").trim();
 }
 
+/** A player's name as its own element inside a line of text (see tParts), so that a style
+ * can keep it on one line and cut it short (the whole name in the tooltip). */
+export function who(name) {
+  return h("span", { class: "who", title: name }, name);
+}
+
 /** Chips as people read them: 1,250. */
 export function chips(n) {
   if (n === null || n === undefined) return "–";

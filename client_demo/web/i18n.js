@@ -1258,6 +1258,16 @@ export function tIn(language, key, params = {}) {
 
 export function t(key, params) { return tIn(current, key, params); }
 
+/**
+ * A text whose params may be DOM nodes (or arrays of strings and nodes, e.g. another
+ * tParts): an array of strings and nodes for h(), so a name can be its own element
+ * (cut short with an ellipsis) wherever the language puts it.
+ */
+export function tParts(key, params) {
+  const plain = Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v !== "object"));
+  return t(key, plain).split(/\{(\w+)\}/).map((part, i) => (i % 2 ? params[part] ?? `{${part}}` : part));
+}
+
 /** A key's text if the table has it, else `fallback` (server codes the page does not know). */
 export function tMaybe(key, params, fallback = null) {
   return key in (STRINGS[current] || en) ? t(key, params) : fallback;

@@ -5,9 +5,9 @@
 //
 // View and legal wire formats: engine/zhajinhua/view.py and engine/zhajinhua/legal.py.
 
-import { h, chips, readable } from "./dom.js";
+import { h, chips, readable, who } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
-import { t, lang, list, RANK_WORDS } from "./i18n.js";
+import { t, tParts, lang, list, RANK_WORDS } from "./i18n.js";
 
 const STATUS = { folded: "zjh.folded", lost: "zjh.lost", out: "zjh.out" };
 const statusText = (status) => (STATUS[status] ? t(STATUS[status]) : "");
@@ -121,7 +121,9 @@ export default {
       const total = (v.payouts || []).reduce((a, p) => a + p.amount, 0);
       parts.push(h("div", { class: "result", "data-testid": "result" }, t("he.wins", { name: ctx.name(v.winner), n: chips(total) })));
     } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
-      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, ctx.ui.lastCompare) }, t("zjh.compare_line", { text: t("zjh.beat", { w: ctx.name(ctx.ui.lastCompare.winner), l: ctx.name(ctx.ui.lastCompare.loser) }) })));
+      const c = ctx.ui.lastCompare;
+      parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, c) },
+        tParts("zjh.compare_line", { text: tParts("zjh.beat", { w: who(ctx.name(c.winner)), l: who(ctx.name(c.loser)) }) })));
     }
     return h("div", { class: "board-area" }, parts);
   },

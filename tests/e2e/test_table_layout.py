@@ -114,6 +114,37 @@ def _inject(page, mutate: str) -> None:
       app.store.snaps.set(room, snap); app.render(); }}""")
 
 
+def test_zhajinhua_compare_line_with_long_names_keeps_to_two_lines(new_page, shots):
+    """Mid-hand after a compare between two long names, with bets in front of every seat:
+    the centre's compare line cuts the names (whole in their tooltips) rather than growing
+    into the seats' bets (it took four lines and covered the bet below it): two lines at
+    the wide sizes, and nothing covered at any size."""
+    page = new_page(SIZES["desktop"])
+    enter(page, "Alexandra Longname")
+    create_table(page, "zhajinhua", seats=5, bots=4, **FAST)
+    expect(page.get_by_test_id("my-turn")).to_be_visible()
+    _inject(page, """
+      const other = view.seats.findIndex((s, i) => s && i !== me);
+      snap.seats[other].name = 'Maximilian Wolfeschlegelsteinhausen';
+      Object.assign(view, {is_over: false, round: 3, stake: 100, pot: 1500});
+      view.seats.forEach((s) => { if (s) Object.assign(s, {paid: 300, status: 'playing'}); });
+      view.seats[other].status = 'lost';
+      app.table.uiFor(snap.room).lastCompare = {hand: snap.hand_no, seat: me, target: other, winner: me, loser: other};""")
+    line = page.get_by_test_id("last-compare")
+    expect(line).to_contain_text("Maximilian Wolfeschlegelsteinhausen")  # the text is whole, the box cuts it
+    for size_name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        lines = page.evaluate("""() => { const el = document.querySelector('[data-testid=last-compare]');
+            const s = getComputedStyle(el);
+            return (el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight || 16); }""")
+        over = felt_overlaps(page)
+        screenshot(page, shots, f"compare-line-{size_name}")
+        if size_name != "phone":  # (a phone has the bets in the seats, and room for a third line)
+            assert lines <= 2.2, f"the compare line takes {lines:.1f} lines at {size_name}"
+        assert not over, f"at {size_name}: overlapping: {over}"
+
+
 def test_holdem_six_seat_showdown(new_page, shots):
     """Every seat shows its cards at full size: still nothing covers anything."""
     page = new_page(SIZES["desktop"])
