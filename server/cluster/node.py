@@ -305,6 +305,9 @@ class Node:
         for actor, ok in zip(actors, held, strict=True):
             if ok:
                 actor.renewed(sent)
+            elif ok is None:  # nobody holds it: Redis lost it (the actor takes it back in time)
+                self.metrics.lease_renew_failures.inc()
+                actor.lease_vanished()
             else:
                 self.metrics.lease_renew_failures.inc()
                 actor.lease_lost("lease lost")

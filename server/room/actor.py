@@ -8,9 +8,11 @@ shows it to this process's viewers, completes the chip transfers, and answers.
 
 Ownership is a lease (see :mod:`server.cluster.directory`). The node renews it; the
 actor refuses to write once the lease could have run out by its own monotonic clock,
-and on any sign that it is no longer the owner (the commit's fence check fails) it
+and on any sign that another process owns the room (the commit's fence check fails) it
 *drops* the room at once: no retry, no reload. Commands still queued are handed back to
-be routed to the new owner.
+be routed to the new owner. A lease that nobody holds, while by our own clock it has not
+run out, was lost by Redis (a failover, a restart without its last writes): the actor
+takes it back with a new fence and carries on from the state it acknowledged.
 
 When Redis cannot be reached mid-commit the outcome is unknown: the script may have run
 and only its answer been lost. The requester is told ``unavailable``, and the actor keeps
@@ -53,6 +55,7 @@ log = logging.getLogger(__name__)
 
 _STOP = object()
 _TICK = object()
+_TAKE_BACK = object()
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 
 
@@ -175,8 +178,13 @@ class RoomActor:
                        f"the last renewal was sent (lease {self.lease.seconds:.2f} s)")
 
     def lease_lost(self, reason: str) -> None:
-        """The node found the lease gone (or could not renew it in time)."""
+        """The node found the lease held by another (or could not renew it in time)."""
         self._drop(reason)
+
+    def lease_vanished(self) -> None:
+        """The node found nobody holding the lease: take it back (see :meth:`_take_back`)."""
+        if not self.closed:
+            self.queue.put_nowait(_TAKE_BACK)
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -197,6 +205,14 @@ class RoomActor:
                     continue
                 if item is _STOP:
                     break
+                if item is _TAKE_BACK:
+                    try:
+                        await self._take_back()
+                    except UNAVAILABLE:
+                        pass  # the renewals find it again, or the deadline lets the room go
+                    if self._dropped:
+                        break
+                    continue
                 if item is _TICK:  # a timer's tick that arrived after a command
                     item = "due"
                 if isinstance(item, tuple):
@@ -401,28 +417,46 @@ class RoomActor:
                 return  # a retried commit whose first try was stored
             if exc.version >= expected:
                 raise
-            found = exc.version
+            # Redis holds an older version than one we acknowledged: it lost writes (a
+            # failover to a replica that had not received them). Put our state back first.
+            await self._restore(exc.version)
         except Fenced as exc:
-            if exc.holder is not None or exc.version >= expected:
+            if exc.holder is not None or not await self._take_back():
                 raise
-            found = exc.version
-        # Redis holds an older version than one we acknowledged: it lost writes (a failover
-        # to a replica that had not received them). Put our acknowledged state back first.
-        await self._restore(found)
         await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
                                 change.granted, answers, keep_all)
 
+    async def _take_back(self) -> bool:
+        """Nobody holds the lease, though by our own clock it has not run out: Redis lost it
+        (a failover, a restart without its last writes). Take it again, with a new fence,
+        and put back what Redis lost of the room too; False if the room was dropped instead
+        (too late by our clock, another node took it, Redis holds a newer version). Raises
+        one of ``UNAVAILABLE`` if Redis cannot be reached."""
+        if time.monotonic() >= self.lease.deadline:
+            self._drop("lease not renewed in time")
+            return False
+        sent = time.monotonic()
+        got = await self.store.acquire(self.room, self.lease.node, self.host.lease_ms)
+        if not isinstance(got, Acquired):
+            self._drop(f"lease taken by {got}")
+            return False
+        log.warning("room %s: the lease had vanished from Redis; taken back (fence %d -> %d)",
+                    self.room, self.lease.fence, got.fence)
+        self.lease.fence = got.fence
+        self.renewed(sent)
+        if got.version > self.core.table.version:
+            self._drop(f"Redis holds version {got.version}, newer than {self.core.table.version}")
+            return False
+        if got.version < self.core.table.version:
+            await self._restore(got.version)
+        return True
+
     async def _restore(self, found: int) -> None:
+        """Write back the acknowledged state over the older ``found`` version Redis holds."""
         version = self.core.table.version
         log.error("room %s: Redis holds version %d but version %d was acknowledged (lost writes, "
                   "e.g. a failover): writing the acknowledged state back", self.room, found, version)
         self.metrics.lost_writes.inc()
-        if await self.store.lease_holder(self.room) is None:
-            got = await self.store.acquire(self.room, self.lease.node, self.host.lease_ms)
-            if not isinstance(got, Acquired):
-                raise Fenced(self.room, got, found)
-            self.lease.fence = got.fence
-            self.lease.sent = time.monotonic()
         snapshot = pack(tbl.to_dict(self.core.table, self.core.game))
         if not await self.store.restore(self.room, self.lease.token, version, snapshot):
             raise Fenced(self.room, await self.store.lease_holder(self.room), found)

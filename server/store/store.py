@@ -416,15 +416,16 @@ class Store:
         return Acquired(fence=int(r[1]), previous=_text(r[2]), snapshot=r[3], version=int(r[4]))
 
     @_gated
-    async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[bool]:
-        """Extend each ``(room, token)`` lease still held; False where it is lost."""
+    async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[bool | None]:
+        """Extend each ``(room, token)`` lease still held: True where renewed, False where
+        another node holds it, None where nobody does (expired, or lost by Redis)."""
         if not leases:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:
             for room, token in leases:
                 pipe.eval(self._source["renew"], 1, self.keys.lease(room), token, lease_ms)
             results = await pipe.execute()
-        return [bool(int(r)) for r in results]
+        return [None if int(r) == -1 else bool(int(r)) for r in results]
 
     @_gated
     async def release(self, room: str, token: str) -> bool:

@@ -4,6 +4,8 @@ puts back the state it acknowledged, and old action ids keep their answers."""
 
 from __future__ import annotations
 
+import asyncio
+
 from .test_durability import seated_pair
 
 
@@ -30,3 +32,53 @@ async def test_the_owner_restores_acknowledged_writes_that_redis_lost(connect, a
     assert again["t"] == "ack" and again["version"] == ack1["version"]  # answered as before, not replayed
     assert 'cardroom_lost_writes_total 1.0' in app.metrics.render().decode()
     assert await app.store.redis.get(keys.lease(room)) is not None  # the owner holds it again
+
+
+async def wait_lease(app, room: str, timeout: float = 5.0) -> str:
+    """The room's lease value once some node holds it again (the renewals run every third
+    of the lease)."""
+    key = app.store.keys.lease(room)
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (value := await app.store.redis.get(key)) is None:
+        assert asyncio.get_running_loop().time() < deadline, "nobody took the lease back"
+        await asyncio.sleep(0.02)
+    return value.decode()
+
+
+async def test_a_lease_redis_lost_is_taken_back_by_its_owner_without_dropping_the_room(connect, app):
+    a, b, room = await seated_pair(connect)
+    snap = await b.expect("room", room=room, playing=True)
+    actor = app.directory.actors[room]
+    fence = actor.lease.fence
+    await app.store.redis.delete(app.store.keys.lease(room))  # lost by a failover; the room is intact
+
+    assert await wait_lease(app, room) == f"{app.node_id} {fence + 1}"  # taken back at the next renewal
+    assert app.directory.actors[room] is actor and actor.lease.fence == fence + 1
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
+    assert ack["t"] == "ack" and ack["version"] == snap["version"] + 1
+    text = app.metrics.render().decode()
+    assert 'cardroom_room_ownership_total{change="dropped"}' not in text
+    assert "cardroom_lost_writes_total 0.0" in text
+
+
+async def test_writes_and_lease_redis_lost_are_put_back_before_anyone_asks(connect, app):
+    """A failover that lost the room's last write and its lease, and no request after it:
+    the owner's next renewal finds the lease gone, takes it back and restores the room."""
+    a, b, room = await seated_pair(connect)
+    snap = await b.expect("room", room=room, playing=True)
+    keys = app.store.keys
+    older = await app.store.redis.hget(keys.room(room), "snap")
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
+    await app.store.redis.hset(keys.room(room), mapping={"snap": older, "version": snap["version"]})
+    await app.store.redis.delete(keys.lease(room))
+
+    await wait_lease(app, room)
+    deadline = asyncio.get_running_loop().time() + 5
+    while (stored := await app.store.load_room(room))["version"] != ack["version"]:
+        assert asyncio.get_running_loop().time() < deadline, f"Redis stays at version {stored['version']}"
+        await asyncio.sleep(0.02)
+    answered = {(aid, v) for ids in stored["answers"].values() for aid, v in ids}
+    assert ("b1", ack["version"]) in answered
+    assert "cardroom_lost_writes_total 1.0" in app.metrics.render().decode()
+    fold = await a.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "a1"})
+    assert fold["t"] == "ack" and fold["version"] == ack["version"] + 1
