@@ -54,8 +54,9 @@ async def main(out, strategy):
             msg = await client.next_message(timeout=30)
             if msg is not None and msg.get("t") == "room" and msg.get("room") == room:
                 snap = msg
-        (out / f"{room}.part").write_text(json.dumps({"room": room, "code": snap["code"]}))
-        os.replace(out / f"{room}.part", out / f"{room}.json")
+        part = out / f"{room}.{os.getpid()}.part"  # the room's three entrants all write its file
+        part.write_text(json.dumps({"room": room, "code": snap["code"]}))
+        os.replace(part, out / f"{room}.json")
         while not (out / "go").exists():
             await asyncio.sleep(0.1)
         await run_in_room(StrategyBot("holdem", strategy), client, room, joined=client.rooms.get(room) or snap, log=None)
