@@ -55,10 +55,10 @@ def test_the_dockerfile_passes_hadolint():
 def package_files() -> list[str]:
     """What building the distribution reads: pyproject.toml, the files it names (readme,
     licence) and the package directories."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    project = pyproject["project"]
     packages = ["engine", "server", "client_demo"]
-    assert {p.rstrip("*") for p in tomllib.loads((ROOT / "pyproject.toml").read_text())
-            ["tool"]["setuptools"]["packages"]["find"]["include"]} == set(packages)
+    assert {p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]} == set(packages)
     return ["pyproject.toml", project["readme"], *project.get("license-files", []), *packages]
 
 
