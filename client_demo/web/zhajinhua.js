@@ -123,7 +123,8 @@ export default {
     } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
       const c = ctx.ui.lastCompare;
       parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, c) },
-        tParts("zjh.compare_line", { text: tParts("zjh.beat", { w: who(ctx.name(c.winner)), l: who(ctx.name(c.loser)) }) })));
+        tParts("zjh.compare_line", { text: h("span", { class: "beat" },
+          tParts("zjh.beat", { w: who(ctx.name(c.winner)), l: who(ctx.name(c.loser)) })) })));
     }
     return h("div", { class: "board-area" }, parts);
   },

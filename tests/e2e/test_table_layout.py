@@ -4,6 +4,8 @@ cards, bets, the middle of the table), and pop-up messages clear of the table's 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .ui import (
@@ -114,24 +116,33 @@ def _inject(page, mutate: str) -> None:
       app.store.snaps.set(room, snap); app.render(); }}""")
 
 
-def test_zhajinhua_compare_line_with_long_names_keeps_to_two_lines(new_page, shots):
-    """Mid-hand after a compare between two long names, with bets in front of every seat:
+@pytest.mark.parametrize("loser", ["Maximilian Wolfeschlegelsteinhausen", "Bot Grace"])
+def test_zhajinhua_compare_line_with_long_names_keeps_to_two_lines(new_page, shots, loser):
+    """Mid-hand after a compare won by a long name, with bets in front of every seat:
     the centre's compare line cuts the names (whole in their tooltips) rather than growing
     into the seats' bets (it took four lines and covered the bet below it): two lines at
     the wide sizes, and nothing covered at any size."""
     page = new_page(SIZES["desktop"])
     enter(page, "Alexandra Longname")
-    create_table(page, "zhajinhua", seats=5, bots=4, **FAST)
+    create_table(page, "zhajinhua", seats=5, bots=4, **{**FAST, "between_hands_seconds": 1})
+    t = table(page)
+    for _ in range(30):  # our turn, with its action bar (the bots may all fold before it: next hand)
+        page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')"
+                               " || document.querySelector('[data-testid=table][data-over=\"1\"]')")
+        if t.get_attribute("data-over") != "1":
+            break
+        expect(t).to_have_attribute("data-over", "0", timeout=20_000)
     expect(page.get_by_test_id("my-turn")).to_be_visible()
     _inject(page, """
       const other = view.seats.findIndex((s, i) => s && i !== me);
-      snap.seats[other].name = 'Maximilian Wolfeschlegelsteinhausen';
+      snap.seats[other].name = LOSER;
       Object.assign(view, {is_over: false, round: 3, stake: 100, pot: 1500});
       view.seats.forEach((s) => { if (s) Object.assign(s, {paid: 300, status: 'playing'}); });
       view.seats[other].status = 'lost';
-      app.table.uiFor(snap.room).lastCompare = {hand: snap.hand_no, seat: me, target: other, winner: me, loser: other};""")
+      app.table.uiFor(snap.room).lastCompare = {hand: snap.hand_no, seat: me, target: other, winner: me, loser: other};"""
+            .replace("LOSER", json.dumps(loser)))
     line = page.get_by_test_id("last-compare")
-    expect(line).to_contain_text("Maximilian Wolfeschlegelsteinhausen")  # the text is whole, the box cuts it
+    expect(line).to_contain_text(loser)  # the text is whole, the box cuts it
     for size_name, size in SIZES.items():
         page.set_viewport_size(size)
         page.wait_for_timeout(150)
@@ -139,7 +150,7 @@ def test_zhajinhua_compare_line_with_long_names_keeps_to_two_lines(new_page, sho
             const s = getComputedStyle(el);
             return (el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight || 16); }""")
         over = felt_overlaps(page)
-        screenshot(page, shots, f"compare-line-{size_name}")
+        screenshot(page, shots, f"compare-line-{len(loser)}-{size_name}")
         if size_name != "phone":  # (a phone has the bets in the seats, and room for a third line)
             assert lines <= 2.2, f"the compare line takes {lines:.1f} lines at {size_name}"
         assert not over, f"at {size_name}: overlapping: {over}"
