@@ -1,4 +1,4 @@
-"""Two small asyncio helpers shared by the server's layers."""
+"""Small asyncio helpers shared by the server's layers."""
 
 from __future__ import annotations
 
@@ -7,6 +7,19 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def stop_if_cancelled() -> None:
+    """Raise :class:`asyncio.CancelledError` if the running task has been asked to stop.
+
+    Every loop that retries after a Redis error calls this before retrying: on Python
+    3.11 a cancellation that arrives inside a redis-py call can surface as a connection
+    error (one of :data:`server.store.UNAVAILABLE`) instead of ``CancelledError``, and a
+    loop that took it for an outage would outlive its cancellation (a server that never
+    stops, a test that never ends). ``Task.cancelling()`` still counts the request."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 async def single_flight(inflight: dict[Any, asyncio.Future[Any]], key: Hashable,

@@ -194,6 +194,8 @@ class App:
             self.server.close(close_connections=True)  # 1001 going away
             await self.server.wait_closed()
             self.server = None
+        if self.views is not None:
+            await self.views.stop()
         if self.node is not None:
             await self.node.stop()
             self.node = None

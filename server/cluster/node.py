@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..aio import stop_if_cancelled
 from ..config import Settings
 from ..metrics import Metrics
 from ..room.core import Settle
@@ -54,7 +55,10 @@ class Outage:
         self.since: float | None = None
 
     def failed(self, exc: BaseException) -> float:
-        """Note a failure; returns how long to wait before trying again."""
+        """Note a failure; returns how long to wait before trying again. Raises
+        ``CancelledError`` instead if the loop has been cancelled (see
+        :func:`server.aio.stop_if_cancelled`)."""
+        stop_if_cancelled()
         if self.since is None:
             self.since = time.monotonic()
             log.warning("%s: Redis unavailable (%s); retrying", self.what, exc)
@@ -169,6 +173,7 @@ class Node:
                 await asyncio.sleep(outage.failed(exc))
                 continue
             except Exception:
+                stop_if_cancelled()
                 log.exception("pub/sub reader failed")
                 await asyncio.sleep(1.0)
                 continue
@@ -271,6 +276,7 @@ class Node:
                 self._drop_expired()
                 continue
             except Exception:
+                stop_if_cancelled()
                 log.exception("%s failed", what)
                 continue
             outage.ok()

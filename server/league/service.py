@@ -37,6 +37,7 @@ from dataclasses import asdict
 from typing import Any
 
 from .. import messages as m
+from ..aio import stop_if_cancelled
 from ..protocol import ProtocolError
 from ..store import UNAVAILABLE, Store
 from .define import new_league
@@ -239,8 +240,10 @@ class LeagueService:
             except asyncio.CancelledError:
                 raise
             except UNAVAILABLE as exc:
+                stop_if_cancelled()
                 log.warning("league runs: Redis unavailable (%s)", exc)
             except Exception:
+                stop_if_cancelled()
                 log.exception("league runs: scan failed")
             self._wake.clear()
             try:
@@ -282,6 +285,7 @@ class LeagueService:
             try:
                 held = await self.store.extend_lock(_run_lock(name), token, RUN_LOCK_MS)
             except UNAVAILABLE:
+                stop_if_cancelled()
                 continue  # the lock runs out if Redis stays away; the driver learns it then
             if not held:
                 log.warning("league %s: run lock lost; another server drives it", name)

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.game import Event, Game, event_for
 
-from ..aio import single_flight
+from ..aio import single_flight, stop_if_cancelled
 from ..metrics import Metrics
 from ..session import Session, Sessions
 from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
@@ -183,6 +183,14 @@ class Views:
     def get(self, room: str) -> RoomView | None:
         return self.views.get(room)
 
+    async def stop(self) -> None:
+        """Stop reporting spectator counts (on shutdown, before the Redis client closes:
+        the reporter retries while Redis refuses, and a closed client always refuses)."""
+        task, self._spectators_task = self._spectators_task, None
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.wait([task])
+
     def is_online(self, player: str) -> bool:
         return self.sessions.online(player) or self.presence.get(player, False)
 
@@ -309,6 +317,7 @@ class Views:
                 await self.store.set_spectators(room, self.node, count)
             except UNAVAILABLE:
                 self._spectators_dirty.add(room)
+                stop_if_cancelled()
                 await asyncio.sleep(1.0)
                 continue
             if view is not None:

@@ -1,0 +1,66 @@
+"""A server that is told to stop, stops: none of its loops outlives it.
+
+On Python 3.11 a cancellation that arrives inside a redis-py call can surface as a
+connection error; a loop that retried on such errors ran on after its cancellation, and
+one background task (the spectator-count reporter) kept retrying against a closed Redis
+client after ``App.stop()``. Both hung the test runner's teardown for good."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.exceptions as rx
+
+from server.aio import stop_if_cancelled
+from server.cluster.node import Outage
+from server.store import UNAVAILABLE
+
+
+async def _redis_call_that_turns_cancellation_into_an_error() -> None:
+    try:
+        await asyncio.sleep(3600)
+    except asyncio.CancelledError:
+        raise rx.ConnectionError("Connection closed by server.") from None
+
+
+async def test_a_retrying_loop_ends_when_cancelled_though_the_cancellation_became_a_redis_error():
+    attempts = 0
+
+    async def loop() -> None:
+        nonlocal attempts
+        outage = Outage("test loop")
+        while True:
+            attempts += 1
+            try:
+                await _redis_call_that_turns_cancellation_into_an_error()
+            except UNAVAILABLE as exc:
+                await asyncio.sleep(outage.failed(exc))
+
+    task = asyncio.create_task(loop())
+    await asyncio.sleep(0.01)
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=2)
+    assert done and task.cancelled() and attempts == 1
+
+
+async def test_stop_if_cancelled_does_nothing_in_a_task_nobody_cancelled():
+    stop_if_cancelled()  # returns: this task runs on
+
+
+async def test_after_stop_no_task_of_the_server_is_left(make_app, prefix):
+    before = asyncio.all_tasks()
+    app = await make_app()
+    from .wsclient import Client
+
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "highcard"}))["room"]
+    watcher = await Client.connect(app.ws_url)
+    await watcher.hello("watcher")
+    assert (await watcher.request({"t": "spectate", "room": room}))["t"] == "room"
+    await watcher.close()  # the spectator count changes: its reporter runs
+    await a.close()
+    await app.stop()
+    await asyncio.sleep(0.1)
+    left = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
+    assert not left, [t.get_coro() for t in left]
