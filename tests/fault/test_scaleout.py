@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from server.redis_embedded import wheel_redis_server
+
 from .harness import (
     Player,
     RedisCluster3,
@@ -28,10 +30,9 @@ from .harness import (
     room_stream,
     wait_for,
     wait_for_conservation,
-    wheel_redis_server,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.each_redis]  # Redis restarted, stopped, a Cluster: run on each binary
 
 # small stakes and (in Hold'em) check-or-call play, so that nobody busts and the table
 # keeps playing hand after hand
