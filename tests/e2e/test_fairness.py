@@ -156,7 +156,7 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
     page.evaluate("() => window.cardroom.conn.on('event', (m) => {"
                   " if (m.event.type === 'hand_started') (window.__hands = window.__hands || []).push(m.event); })")
     create_table(page, "holdem", seats=2, bots=1, bot_delay_seconds=0.2, action_seconds=120,
-                 between_hands_seconds=4)
+                 between_hands_seconds=8)  # the checks of hand 1's result fit before the next deal
     t = table(page)
     expect(t).to_have_attribute("data-playing", "1")  # we hold the button: we act first, the hand waits for us
     commit = page.get_by_test_id("commitment")
@@ -190,6 +190,11 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
     expect(result).to_contain_text("✔ Verified:")
     screenshot(page, shots, "desktop-verified")
     _inside_viewport(page, ["verify", "verify-result", "actions", "to-lobby", "leave-seat"])
+    # at phone size too, while the result still shows (the next deal replaces it)
+    page.set_viewport_size(PHONE_TALL)
+    _inside_viewport(page, ["verify", "verify-result", "to-lobby", "leave-seat"])
+    screenshot(page, shots, "phone-verified")
+    page.set_viewport_size(DESKTOP)
 
     # "Save" downloads the hand as this browser saw it; the Python checker agrees.
     with page.expect_download() as download:
@@ -203,10 +208,6 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "✔" in checked.stdout
-    page.set_viewport_size(PHONE_TALL)
-    _inside_viewport(page, ["verify", "verify-result", "to-lobby", "leave-seat"])
-    screenshot(page, shots, "phone-verified")
-    page.set_viewport_size(DESKTOP)
 
     # The next deal: a new commitment, a fresh seed of ours, and hand 1 still verifiable.
     second_seed = seat_seed(2)

@@ -106,6 +106,9 @@ async def test_players_on_two_processes_share_one_lobby_one_room_and_presence(tw
         to_act = snap["view"]["to_act"]
         p = (alice, bob)[to_act]
         mine = await p.request({"t": "spectate", "room": room})
+        while mine["version"] < snap["version"]:  # each process shows changes in order, not
+            await asyncio.sleep(0.05)              # at the same instant as the others
+            mine = await p.request({"t": "spectate", "room": room})
         legal = mine["view"]["legal"]
         ack = await p.request({"t": "act", "room": room, "id": f"v{mine['version']}",
                                "action": {"type": "check"} if legal["check"] else {"type": "call"}})
