@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# pytest-xdist workers for `make test`: the suite waits on timers, leases and sockets as much
+# as it computes, so it runs more workers than the machine has cores
+JOBS   ?= 3
+ARGS   ?=
 
 .PHONY: run test lint bench clean
 
@@ -17,9 +21,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/cardroom serve
 
+# `make test ARGS="tests/engine -k evaluator"` runs a part; JOBS=0 runs it in this one process (no workers)
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup --no-loadscope-reorder $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

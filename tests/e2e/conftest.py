@@ -65,22 +65,15 @@ elif CHROMIUM is None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the browser tests, saying why, when no browser can run; never under CI.
-
-    The browser tests also run last: Playwright's sync API keeps an event loop running
-    in the main thread until the session ends, and pytest-asyncio cannot start its own
-    loop for an async test after that.
-    """
+    """Skip the browser tests, saying why, when no browser can run; never under CI."""
     here = Path(__file__).parent
     skip = pytest.mark.skipif(
         _MISSING is not None and not os.environ.get("CI"),
         reason=f"browser tests skipped: {_MISSING}",
     )
-    browser_tests = [item for item in items if here in Path(str(item.fspath)).parents]
-    for item in browser_tests:
-        item.add_marker(skip)
-    others = [item for item in items if here not in Path(str(item.fspath)).parents]
-    items[:] = others + browser_tests
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -146,8 +139,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 # --- the browser ---------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Not per session: Playwright's sync API runs an event
+    loop in the main thread while it is started, and pytest-asyncio cannot start its own
+    for an async test meanwhile; stopped after each module, the browser tests can run in
+    any order beside the others on a ``make test`` worker."""
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=15_000)  # generous on a loaded CI machine; waits end as soon as the state is there

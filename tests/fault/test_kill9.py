@@ -21,6 +21,8 @@ from server.redis_embedded import EmbeddedRedis
 from server.store import Store
 from tests.server.wsclient import Client
 
+pytestmark = pytest.mark.each_redis  # restarted on its append-only file: run on each binary
+
 ROOT = Path(__file__).resolve().parents[2]
 URL_LINE = re.compile(rb"open (http://127\.0\.0\.1:(\d+)/)")
 

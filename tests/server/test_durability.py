@@ -15,6 +15,8 @@ from .highcard import GAME as HIGHCARD
 from .test_play import seated_pair
 from .wsclient import Client
 
+pytestmark = pytest.mark.each_redis  # restarts on what Redis kept: run on each binary
+
 
 async def test_every_acknowledged_change_is_already_in_redis_with_its_events(connect, app):
     a, b, room = await seated_pair(connect)

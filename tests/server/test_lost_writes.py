@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from .test_durability import seated_pair
+
+pytestmark = pytest.mark.each_redis  # run on each binary
 
 
 async def test_the_owner_restores_acknowledged_writes_that_redis_lost(connect, app):

@@ -26,6 +26,8 @@ from .highcard import GAME as HIGHCARD
 from .test_play import seated_pair
 from .wsclient import Client
 
+pytestmark = pytest.mark.each_redis  # run on each binary
+
 
 @pytest_asyncio.fixture
 async def link(redis_url: str) -> AsyncIterator[RedisLink]:
