@@ -212,10 +212,17 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
     # The next deal: a new commitment, a fresh seed of ours, and hand 1 still verifiable.
     second_seed = seat_seed(2)
     assert second_seed != first_seed and re.fullmatch(r"[A-Za-z0-9_-]{22}", second_seed)
-    if t.get_attribute("data-hand") == "2" and t.get_attribute("data-over") == "0":
-        assert page.get_by_test_id("commitment").get_attribute("data-commitment") != full
-        expect(page.get_by_test_id("verify")).to_have_attribute("data-hand", "1")
-        expect(page.get_by_test_id("verify-result")).to_have_attribute("data-ok", "1")
+    # read in one go: on a loaded machine hand 2 may end between two separate reads
+    now = page.evaluate("""() => {
+        const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+        const attr = (id, name) => q(id) && q(id).getAttribute(name);
+        return {hand: attr('table', 'data-hand'), over: attr('table', 'data-over'),
+                commitment: attr('commitment', 'data-commitment'), verify: attr('verify', 'data-hand'),
+                ok: attr('verify-result', 'data-ok')};
+    }""")
+    if now["hand"] == "2" and now["over"] == "0":
+        assert now["commitment"] != full
+        assert (now["verify"], now["ok"]) == ("1", "1"), now
     hand = _play_out_hand(page)
     expect(page.get_by_test_id("verify")).to_have_attribute("data-hand", str(hand))
     page.get_by_test_id("verify").click()
