@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+#: seconds :func:`cancel_and_wait` gives a task to end before asking it again
+CANCEL_PATIENCE = 0.25
 
 
 def stop_if_cancelled() -> None:
@@ -20,6 +23,24 @@ def stop_if_cancelled() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError
+
+
+async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any] | None]) -> None:
+    """Cancel ``tasks`` and return once every one has ended.
+
+    A task may swallow one cancellation: on Python 3.11 redis-py can turn a
+    ``CancelledError`` that lands inside a command into a connection error and then retry
+    the command, which succeeds, so the loop around it never learns it was asked to stop.
+    A task still running after :data:`CANCEL_PATIENCE` is therefore cancelled again, until
+    it ends. Every long-lived loop of the server is stopped through here."""
+    pending = {t for t in tasks if t is not None and not t.done()}
+    while pending:
+        for task in pending:
+            task.cancel()
+        done, pending = await asyncio.wait(pending, timeout=CANCEL_PATIENCE)
+        for task in done:  # retrieved: a loop's last error is not worth a warning at exit
+            if not task.cancelled():
+                task.exception()
 
 
 async def single_flight(inflight: dict[Any, asyncio.Future[Any]], key: Hashable,

@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.game import Game
 
+from .aio import cancel_and_wait
 from .cluster.directory import Directory
 from .cluster.node import Node, new_node_id
 from .codec import Codec
@@ -179,12 +180,8 @@ class App:
         """Graceful shutdown (see the module doc)."""
         if self.server is not None:
             self.server.server.close()  # stop accepting
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
-        if self._idle_task is not None:
-            self._idle_task.cancel()
-            self._idle_task = None
+        await cancel_and_wait([self._watchdog, self._idle_task])
+        self._watchdog = self._idle_task = None
         if self.lobby is not None:
             await self.lobby.stop()
         if self.directory is not None:

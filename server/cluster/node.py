@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..aio import stop_if_cancelled
+from ..aio import cancel_and_wait, stop_if_cancelled
 from ..config import Settings
 from ..metrics import Metrics
 from ..room.core import Settle
@@ -112,7 +112,7 @@ class Node:
             await self.store.blocking.aclose()
         except Exception:
             pass
-        await asyncio.wait(self._tasks, timeout=2.0)
+        await cancel_and_wait(self._tasks)
         self._tasks.clear()
         try:
             await self.store.leave_cluster(self.id)

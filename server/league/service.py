@@ -37,7 +37,7 @@ from dataclasses import asdict
 from typing import Any
 
 from .. import messages as m
-from ..aio import stop_if_cancelled
+from ..aio import cancel_and_wait, stop_if_cancelled
 from ..protocol import ProtocolError
 from ..store import UNAVAILABLE, Store
 from .define import new_league
@@ -89,10 +89,7 @@ class LeagueService:
 
     async def stop(self) -> None:
         """Stop driving: the locks are given back, so another server takes the runs up at once."""
-        tasks = [t for t in (self._scanner, *self.driving.values()) if t is not None]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait([self._scanner, *self.driving.values()])
         for name, token in list(self._tokens.items()):
             try:
                 await self.store.unlock(_run_lock(name), token)

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.game import Event, Game, event_for
 
-from ..aio import single_flight, stop_if_cancelled
+from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
 from ..metrics import Metrics
 from ..session import Session, Sessions
 from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
@@ -187,9 +187,7 @@ class Views:
         """Stop reporting spectator counts (on shutdown, before the Redis client closes:
         the reporter retries while Redis refuses, and a closed client always refuses)."""
         task, self._spectators_task = self._spectators_task, None
-        if task is not None and not task.done():
-            task.cancel()
-            await asyncio.wait([task])
+        await cancel_and_wait([task])
 
     def is_online(self, player: str) -> bool:
         return self.sessions.online(player) or self.presence.get(player, False)

@@ -8,10 +8,14 @@ client after ``App.stop()``. Both hung the test runner's teardown for good."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+import sys
 
+import pytest
 import redis.exceptions as rx
 
-from server.aio import stop_if_cancelled
+from server.aio import cancel_and_wait, stop_if_cancelled
 from server.cluster.node import Outage
 from server.store import UNAVAILABLE
 
@@ -41,6 +45,44 @@ async def test_a_retrying_loop_ends_when_cancelled_though_the_cancellation_becam
     task.cancel()
     done, _ = await asyncio.wait([task], timeout=2)
     assert done and task.cancelled() and attempts == 1
+
+
+async def test_cancel_and_wait_ends_a_loop_that_swallowed_its_cancellation():
+    """redis-py retries a command whose cancellation it turned into a connection error; the
+    retry succeeds and the loop around it goes back to waiting, its cancellation spent."""
+    swallowed = 0
+
+    async def loop() -> None:
+        nonlocal swallowed
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                if swallowed:
+                    raise
+                swallowed += 1  # the "retried" call returned normally
+
+    task = asyncio.create_task(loop())
+    await asyncio.sleep(0.01)
+    await asyncio.wait_for(cancel_and_wait([task, None]), 5)
+    assert task.cancelled() and swallowed == 1
+
+
+@pytest.mark.parametrize("redis", ["embedded", "url"])
+def test_a_port_in_use_is_one_clear_line_and_exit_1(redis, redis_url, tmp_path):
+    """It used to log the error and then hang for good, deaf to Ctrl-C and SIGTERM: its
+    shutdown waited for a loop that had swallowed its cancellation."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        where = ["--data-dir", str(tmp_path / "data")] if redis == "embedded" else ["--redis-url", redis_url]
+        run = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", str(port), *where],
+                             capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stderr
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("cardroom serve: ") and "address already in use" in last, run.stderr
+    assert "Traceback" not in run.stderr
 
 
 async def test_stop_if_cancelled_does_nothing_in_a_task_nobody_cancelled():
