@@ -16,14 +16,9 @@ Redis, and only sees what a network could do to it.
 from __future__ import annotations
 
 import asyncio
-import socket
 from urllib.parse import urlsplit
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from client_demo.loadtest.launcher import free_port
 
 
 class RedisLink:
@@ -32,7 +27,7 @@ class RedisLink:
 
     def __init__(self, target: int | str) -> None:
         self.target = target
-        self.port = _free_port()
+        self.port = free_port()
         self.mode = "flow"  # flow | stall | cut | deaf
         self._flowing = asyncio.Event()
         self._flowing.set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import shutil
 import signal
@@ -38,11 +39,51 @@ class LaunchError(RuntimeError):
     """A process the load test needs did not start (its log tail is in the message)."""
 
 
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+#: the lowest port :func:`free_port` picks
+LOWEST_PORT = 10_000
+
+
+def _ephemeral_start() -> int:
+    """The first port of the kernel's range for the local ends of outgoing connections."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768  # Linux's default; other systems differ, and are only less lucky
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(also: int = 0) -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on right now, for a child to bind.
+
+    It is picked at random below the kernel's ephemeral range. A port the kernel hands
+    out (``bind`` to port 0) comes from that range, and between this call and the child's
+    ``bind`` any outgoing connection on the machine may take it as its local end: a load
+    test opens thousands, and a child that finds its port taken fails to start. Picking
+    at random among some twenty thousand also keeps processes that pick at the same
+    moment (parallel test workers) apart. With ``also``, the port ``also`` above the
+    one returned is free too (a Redis Cluster node's bus port: +10000)."""
+    top = _ephemeral_start() - also
+    for _ in range(200):
+        if top - LOWEST_PORT < 1000:
+            break  # no room below the ephemeral range here: ask the kernel
+        port = random.randrange(LOWEST_PORT, top)
+        if _bindable(port) and (not also or _bindable(port + also)):
+            return port
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if not also or (port + also <= 65_535 and _bindable(port + also)):
+            return port
 
 
 def _die_with_parent() -> None:

@@ -15,7 +15,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from client_demo.loadtest.launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-results" / "e2e"
@@ -85,12 +86,6 @@ def _require_browser_under_ci() -> None:
 # --- the server --------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     def __init__(self, proc: subprocess.Popen[bytes], port: int, log: Path, data: Path) -> None:
         self.proc = proc
@@ -104,7 +99,7 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data = tmp_path_factory.mktemp("server-data")
-    port = _free_port()
+    port = free_port()
     log = data / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(

@@ -21,6 +21,7 @@ from typing import Any
 from redis.asyncio import Redis
 from websockets.exceptions import ConnectionClosed
 
+from client_demo.loadtest.launcher import free_port as launcher_free_port
 from engine import bots
 from server.redis_embedded import redis_server_binary
 from tests.server.wsclient import Client
@@ -30,22 +31,9 @@ URL_LINE = re.compile(r"open (http://127\.0\.0\.1:(\d+)/) .*as node (n-\S+)")
 
 
 def free_port(cluster_bus: bool = False) -> int:
-    """A free loopback port; with ``cluster_bus``, one whose Redis Cluster bus port
-    (port + 10000) is valid and free too."""
-    while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if not cluster_bus:
-            return port
-        if port + 10000 > 65535:
-            continue
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        return port
+    """A free loopback port (see the launcher's :func:`free_port`); with ``cluster_bus``,
+    one whose Redis Cluster bus port (port + 10000) is free too."""
+    return launcher_free_port(also=10_000 if cluster_bus else 0)
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:
