@@ -125,8 +125,10 @@ class Gate:
         """May this request read ``/metrics`` (and ``/admin``, when a token is set)?"""
         token = self.settings.admin_token
         if token:
-            given = (authorization or "").removeprefix("Bearer ").strip()
-            return hmac.compare_digest(given.encode(), token.encode())
+            scheme, _, given = (authorization or "").strip().partition(" ")
+            if scheme.lower() != "bearer":  # the scheme is case-insensitive (RFC 9110); it is required
+                return False
+            return hmac.compare_digest(given.strip().encode(), token.encode())
         return _loopback(address)
 
     @property

@@ -11,10 +11,13 @@ resolved inside the web directory only: no traversal.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import http
 import logging
 import mimetypes
 import posixpath
+import socket
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -29,6 +32,12 @@ from .protocol import SUBPROTOCOLS
 
 log = logging.getLogger(__name__)
 
+#: the kernel's send buffer of each connection, fixed. Left to autotune, Linux lets it grow
+#: to megabytes for a client that stopped reading, which then sat thousands of messages
+#: behind without ever filling its send queue (``--send-queue``): the slow-reader cut-off
+#: never fired. A card table's traffic needs far less than this, even far away.
+SEND_BUFFER_BYTES = 128 * 1024
+
 
 class Connection(ServerConnection):
     """``websockets``' server connection, with the data ready to send written at once.
@@ -37,7 +46,16 @@ class Connection(ServerConnection):
     frame each. :meth:`send_many` queues them as consecutive frames with the sans-I/O
     protocol object, the way ``websockets``' own ``send()`` queues one, and
     :meth:`send_data` hands everything queued to the transport in one ``write()``: one
-    system call per batch instead of one per frame."""
+    system call per batch instead of one per frame.
+
+    Its socket's send buffer is fixed at :data:`SEND_BUFFER_BYTES`."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+        super().connection_made(transport)
 
     async def send_many(self, messages: Sequence[bytes | str]) -> None:
         """Send each message as one frame (``str``: text, ``bytes``: binary), in order."""

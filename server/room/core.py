@@ -296,9 +296,9 @@ class RoomCore:
         if version is not None:
             return Reply(origin, _with_ref(
                 {"t": "ack", "room": self.room, "id": cmd.action_id, "version": version}, origin.ref))
+        action = parse_action(self.game.name, cmd.action)  # a malformed action is that, hand or not
         if not tbl.playing(self.table):
             raise ProtocolError("no_hand", "no hand is being played in this room")
-        action = parse_action(self.game.name, cmd.action)
         t, forget = self._draft()
         events = tbl.act(t, self.game, seat, action, now)
         tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
@@ -307,7 +307,8 @@ class RoomCore:
     def _leave(self, seat: int, origin: Origin) -> Change | Reply:
         info = self.table.seats[seat]
         assert info is not None
-        pending_msg = {"t": "left", "room": self.room, "seat": seat, "pending": True, "stack": 0, "wallet": None}
+        # stack and wallet are not known until the hand ends: the chips are still in play
+        pending_msg = {"t": "left", "room": self.room, "seat": seat, "pending": True, "stack": None, "wallet": None}
         if info.leaving:  # asked twice: still pending, nothing new
             return Reply(origin, _with_ref(pending_msg, origin.ref))
         t, forget = self._draft()

@@ -93,3 +93,16 @@ async def test_over_the_socket_a_malformed_action_changes_nothing(make_app):
     assert (actor.table.version, actor.table.hand) == before
     ack = await to_act.request({"t": "act", "room": room, "action": {"type": "call"}, "id": "x1"})
     assert ack["t"] == "ack"  # the refused id was not remembered
+
+
+async def test_a_malformed_action_before_any_hand_is_bad_message_not_no_hand(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0})
+    err = await a.request({"t": "act", "room": room, "action": {"type": "teleport"}, "id": "1"})
+    assert (err["code"], err["field"]) == ("bad_message", "action.type"), err
+    err = await a.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "2"})
+    assert err["code"] == "no_hand", err  # well formed: then the room says there is no hand
+    await a.close()

@@ -99,7 +99,8 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(connect, app)
     await b.expect("room", room=room, playing=True)
     # seat 1 (bob) is to act; alice (seat 0) leaves: pending, then played for at once on her turn
     pending = await a.request({"t": "leave", "room": room})
-    assert pending["pending"] and pending["wallet"] is None  # the chips are still on the table
+    # the chips are still on the table: neither the stack that returns nor the wallet is known
+    assert pending["pending"] and pending["stack"] is None and pending["wallet"] is None
     await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 10}, "id": "1"})
     done = await a.expect("left", pending=False)
     # alice folded automatically; bob wins the antes

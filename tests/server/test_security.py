@@ -118,6 +118,17 @@ async def test_metrics_and_admin_are_for_operators(make_app):
     await c.close()
 
 
+def test_the_admin_token_counts_only_as_a_bearer_credential():
+    token = "t" * 24
+    gate = Gate(Settings(admin_token=token))
+    assert gate.operator(f"Bearer {token}", "203.0.113.9")
+    assert gate.operator(f"bearer  {token} ", "203.0.113.9")  # the scheme is case-insensitive
+    assert not gate.operator(token, "127.0.0.1")  # the token alone, without its scheme
+    assert not gate.operator(f"Basic {token}", "127.0.0.1")
+    assert not gate.operator(f"Bearer{token}", "127.0.0.1")
+    assert not gate.operator(None, "127.0.0.1")
+
+
 def test_nothing_a_client_sends_is_unpickled_evaluated_or_imported():
     # the builtins, not methods (Redis pipelines have an .eval() that runs a Lua script)
     pattern = re.compile(r"\bpickle\b|(?<![.\w])eval\(|(?<![.\w])exec\(|__import__\(|import_module\(|marshal\.loads")
