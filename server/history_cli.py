@@ -6,13 +6,14 @@ when no server runs, a redis-server started (by :class:`EmbeddedRedis`, as the s
 does) just for this command and stopped after it. The command only reads.
 
 Formats (``--format``): ``text`` (the default: readable lines), ``jsonl`` (one JSON object
-per hand, :func:`server.history.hand_object`; ``json`` is the same), ``pokerstars`` (Hold'em
-rooms only: the PokerStars hand-history layout, :mod:`server.pokerstars`). ``--json`` is
-the older per-event JSON lines (:func:`server.history.hand_records`), kept as it was.
+per hand, :func:`server.history.hand_object`, what ``cardroom verify --file`` reads; ``json``
+is the same), ``pokerstars`` (Hold'em rooms only: the PokerStars hand-history layout,
+:mod:`server.pokerstars`). ``--json`` is the older per-event JSON lines
+(:func:`server.history.hand_records`), kept as it was.
 
-Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room
-or a hand the room does not have (or, for ``pokerstars``, a room that is not Hold'em or
-a hand that is not finished).
+Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room,
+an ``--as-seat`` the room's table does not have, or a hand the room does not have (or,
+for ``pokerstars``, a room that is not Hold'em or a hand that is not finished).
 """
 
 from __future__ import annotations
@@ -66,14 +67,18 @@ def add_command(subparsers: Any) -> None:
     which.add_argument("--last", type=int, default=None, metavar="K", help="only the last K hands")
     view = p.add_mutually_exclusive_group()
     view.add_argument("--as-seat", type=int, default=None, metavar="S",
-                      help="show only what seat S saw (its own private cards, nobody else's)")
+                      help="show only what seat S (0 to the table's seats - 1) saw: its own private cards, "
+                           "nobody else's")
     view.add_argument("--spectator", action="store_true", help="show only what a spectator saw")
     p.add_argument("--format", choices=FORMATS, default=None,
-                   help="text (default): readable lines; jsonl (or json): one JSON object per hand, with its "
-                        "fairness proof; pokerstars: Hold'em hands in the PokerStars hand-history layout "
-                        "that hand trackers import")
+                   help="text (default): readable lines; jsonl: one JSON object per hand (seats, events, "
+                        "result, fairness proof), what `cardroom verify --file` checks; json: the same as "
+                        "jsonl (unlike --json); pokerstars: Hold'em hands in the PokerStars hand-history "
+                        "layout that hand trackers import")
     p.add_argument("--json", action="store_true",
-                   help="print JSON lines, one per event (or per room without --room); see also --format jsonl")
+                   help="the older per-event form, kept for scripts: one JSON line per event (or per room "
+                        "without --room), not one per hand, so not what `cardroom verify --file` reads "
+                        "(that is --format jsonl)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--data-dir", default=None,
                        help="data directory of the embedded Redis (default ./data) [env CARDROOM_DATA_DIR]")
@@ -198,6 +203,7 @@ def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: 
         raise HistoryError(f"no room {room!r} (list the rooms with: cardroom history)", 2)
     game = GAMES.get(snapshot.get("game", ""))  # None: a game this build does not host (generic lines)
     title = game.title if game is not None else str(snapshot.get("game"))
+    _check_seat(args.as_seat, room, snapshot.get("seats"))
     hands = split_hands(_read_entries(client, keys, room), snapshot.get("seats"))
     chosen = select_hands(hands, args.hand, args.last)
     if args.hand is not None and not chosen:
@@ -228,6 +234,15 @@ def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: 
             out("")
         for line in hand_lines(hand, game, viewer, room, title):
             out(line)
+
+
+def _check_seat(seat: int | None, room: str, seats: Any) -> None:
+    """Refuse ``--as-seat seat`` (status 2, naming the valid seats) when the room's table
+    (``seats``: its snapshot's seat list, empty seats included) has no such seat."""
+    if seat is None or not isinstance(seats, list) or 0 <= seat < len(seats):
+        return
+    valid = "seat 0" if len(seats) == 1 else f"seats 0-{len(seats) - 1}"
+    raise HistoryError(f"--as-seat {seat}: room {room} has no seat {seat} (its table has {valid})", 2)
 
 
 def _print_pokerstars(snapshot: dict[str, Any], room: str, chosen: list[Any],

@@ -7,17 +7,22 @@ proof (``hand_started.fairness``) and reveals its seed (``hand_ended.fairness``)
 is where the deck derived from the seeds and the game's dealing rule puts it: each
 seat's own or shown cards (``{"seat": S, "cards": [...]}`` anywhere in an event, and Dou
 Dizhu's ``hand_over.hands`` by seat), the Hold'em board in order, the Dou Dizhu bottom.
+:func:`verify_export` checks a hand exported as one object (``cardroom history --format
+jsonl``): its events as above, then the export's own ``fairness`` object against them.
 Nothing here does I/O.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import fairness
 from engine.cards import format_card
+
+from .history import FAIRNESS_KEYS
 
 
 @dataclass
@@ -69,6 +74,11 @@ def verify_hand(game: str, room: str, events: Iterable[Mapping[str, Any]]) -> Ve
         verdict.problems.append(f"sha256 of the revealed seed is {committed[:16]}…, but the hand committed to "
                                 f"{str(proof.get('commitment'))[:16]}…")
         return verdict
+    changed = [key for key in started["fairness"] if key in revealed and revealed[key] != started["fairness"][key]]
+    if changed:
+        verdict.problems += [f"the fairness.{key} of hand_ended differs from the one hand_started announced"
+                             for key in changed]
+        return verdict
     try:
         seeds = [s["seed"] for s in proof["seeds"]]
         context = proof.get("context", room)  # a league match's rooms deal from the match id
@@ -79,6 +89,127 @@ def verify_hand(game: str, room: str, events: Iterable[Mapping[str, Any]]) -> Ve
         return verdict
     _check_cards(game, events, dealt, verdict)
     return verdict
+
+
+def verify_export(hand: Mapping[str, Any]) -> Verdict:
+    """Check one exported hand: an object of ``cardroom history --format jsonl`` (or a hand
+    the browser saved): :func:`verify_hand` of its ``events``, then what the export itself
+    claims about them: its ``hand`` number (when given) must be the one its ``hand_started``
+    deals, and its ``fairness`` object (when it has the key: the browser's has none) must be
+    the proof its events carry (:func:`export_proof_problems`). The caller has checked that
+    ``room`` and ``game`` are strings and ``events`` is a list; an event may be wrapped as
+    ``{"event": {...}}``."""
+    events = [e.get("event", e) if isinstance(e, Mapping) else e for e in hand["events"]]
+    events = [e for e in events if isinstance(e, Mapping)]
+    verdict = verify_hand(hand["game"], hand["room"], events)
+    started = next((e for e in events if e.get("type") == "hand_started"), None)
+    number = hand.get("hand", hand.get("hand_no"))
+    if started is not None and number is not None and started.get("hand_no") != number:
+        verdict.problems.append(f"the file says hand {_show(number)}, but its hand_started deals hand "
+                                f"{_show(started.get('hand_no'))}")
+    if "fairness" in hand:
+        verdict.problems += export_proof_problems(hand["fairness"], events)
+    return verdict
+
+
+def export_proof_problems(proof: Any, events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Where an export's own ``fairness`` object (:func:`server.history.hand_fairness`)
+    differs from the proof in its ``events``, one problem per key at fault.
+
+    Each key must hold what ``hand_started`` announced (``scheme``, ``commitment``,
+    ``seeds``, ``deal_order``, ``deck_size``, a league's ``context``) or else what
+    ``hand_ended`` revealed (``server_seed``, ``next_commitment``), and ``null`` what the
+    events do not hold (the seed of a hand not finished). A ``server_seed`` at fault is
+    also hashed against the announced commitment. Empty when the events carry no proof:
+    :func:`verify_hand` reports that."""
+    events = list(events)
+    announced = _event_proof(events, "hand_started")
+    if not announced:
+        return []
+    if proof is None:
+        return ["fairness is null, but hand_started announces a fairness proof"]
+    if not isinstance(proof, Mapping):
+        return [f"fairness is {_show(proof)}, not an object like the proof hand_started announces"]
+    revealed = _event_proof(events, "hand_ended")
+    problems = []
+    for key in dict.fromkeys([*FAIRNESS_KEYS, *announced, *revealed, *proof]):
+        if key in announced:
+            expected, source = announced[key], "announced in hand_started"
+        elif key in revealed:
+            expected, source = revealed[key], "revealed in hand_ended"
+        else:
+            expected, source = None, "in the hand's events"
+        if key not in proof and expected is not None:
+            problems.append(f"fairness.{key} is missing ({_show(expected)} {source})")
+        elif proof.get(key) != expected:
+            problems += _key_problems(key, proof[key], expected, source, announced.get("commitment"))
+    return problems
+
+
+def _event_proof(events: list[Mapping[str, Any]], kind: str) -> Mapping[str, Any]:
+    """The ``fairness`` object of the first event of type ``kind`` (empty if none)."""
+    event = next((e for e in events if e.get("type") == kind), None)
+    proof = event.get("fairness") if event is not None else None
+    return proof if isinstance(proof, Mapping) else {}
+
+
+def _key_problems(key: str, value: Any, expected: Any, source: str, commitment: Any) -> list[str]:
+    """The words for ``fairness.<key>`` holding ``value`` where the events hold ``expected``."""
+    if key == "seeds" and _seed_map(value) is not None and _seed_map(expected) is not None:
+        return _seed_problems(value, expected)
+    if key == "server_seed" and isinstance(value, str) and expected is not None:
+        try:
+            hashed = fairness.commitment(value)
+        except ValueError:
+            return [f"fairness.server_seed {_show(value)} is not a valid seed, nor the seed {source}"]
+        if hashed != commitment:
+            return [f"fairness.server_seed is not the seed {source}: its sha256 is {_show(hashed)}, not the "
+                    f"commitment {_show(commitment)} announced in hand_started"]
+    if expected is None:
+        return [f"fairness.{key} is {_show(value)}, but there is no {key} {source}"]
+    return [f"fairness.{key} does not match the {key} {source} ({_show(value)} against {_show(expected)})"]
+
+
+def _seed_problems(value: list[Mapping[str, Any]], expected: list[Mapping[str, Any]]) -> list[str]:
+    """``fairness.seeds`` against the seeds ``hand_started`` announced, seat by seat (then
+    their order, which the deck depends on)."""
+    given, announced = _seed_map(value) or {}, _seed_map(expected) or {}
+    problems = []
+    for seat in sorted(announced.keys() | given.keys()):
+        if seat not in given:
+            problems.append(f"fairness.seeds has no seed for seat {seat} (hand_started announced "
+                            f"{json.dumps(announced[seat])})")
+        elif seat not in announced:
+            problems.append(f"fairness.seeds has a seed for seat {seat}, which hand_started does not deal")
+        elif given[seat] != announced[seat]:
+            problems.append(f"fairness.seeds: the seed of seat {seat} is {json.dumps(given[seat])}, but "
+                            f"hand_started announced {json.dumps(announced[seat])}")
+    if not problems and list(given) != list(announced):
+        problems.append(f"fairness.seeds lists seats {list(given)}, but hand_started announced them in the order "
+                        f"{list(announced)} (the deck depends on it)")
+    if not problems:
+        problems.append(f"fairness.seeds does not match the seeds announced in hand_started ({_show(value)} "
+                        f"against {_show(expected)})")
+    return problems
+
+
+def _seed_map(seeds: Any) -> dict[int, Any] | None:
+    """``[{"seat": 0, "seed": "x"}, ...]`` as ``{0: "x", ...}`` in list order; ``None`` if
+    it is not such a list (or names a seat twice)."""
+    if not isinstance(seeds, list) or not all(isinstance(s, Mapping) and isinstance(s.get("seat"), int)
+                                              for s in seeds):
+        return None
+    mapped = {s["seat"]: s.get("seed") for s in seeds}
+    return mapped if len(mapped) == len(seeds) else None
+
+
+def _show(value: Any) -> str:
+    """``value`` for a message: a long string (a hash, a seed) as its first 16 characters
+    and "…", anything else as JSON cut to 40 characters."""
+    if isinstance(value, str) and len(value) > 20:
+        return value[:16] + "…"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _check_cards(game: str, events: list[Mapping[str, Any]], dealt: dict[str, Any], verdict: Verdict) -> None:

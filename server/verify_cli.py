@@ -3,8 +3,12 @@
 ``--room ID --hand N`` reads the room's event stream from Redis (found as ``cardroom
 history`` finds it) and checks the hand with every card the server recorded.
 ``--file F`` checks hands exported by ``cardroom history --format jsonl`` (one JSON
-object per line, or a single object: ``room``, ``game`` and ``events``, as that viewer
-saw them), so a player can check a hand without access to the server.
+object per line, a single object or a JSON list of them: ``room``, ``game`` and
+``events``, as that viewer saw them), so a player can check a hand without access to the
+server; an export's own ``fairness`` object must be the proof its events carry
+(:func:`server.verify.verify_export`). A file of anything else (the per-event lines of
+``cardroom history --json``, its room list, text) is refused with the command that writes
+what ``--file`` needs.
 
 Prints one verdict line per hand. Exit status: 0 when every hand checked verifies, 1 when
 one does not (or Redis cannot be reached), 2 for a bad argument, an unreadable file, an
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,7 +28,7 @@ import redis
 
 from .history import VIEW_ALL, select_hands, split_hands, visible_events
 from .history_cli import HistoryError, _connect, _load_snapshot, _read_entries
-from .verify import Verdict, verify_hand
+from .verify import Verdict, verify_export, verify_hand
 
 
 def add_command(subparsers: Any) -> None:
@@ -36,7 +41,8 @@ def add_command(subparsers: Any) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--room", default=None, help="a room id (with --hand): read the hand from Redis")
     src.add_argument("--file", default=None,
-                     help="a file of hands exported by `cardroom history --format jsonl` ('-': stdin)")
+                     help="a file of hands exported by `cardroom history --format jsonl` (one JSON object "
+                          "per hand; not the per-event lines of --json) or saved by the browser ('-': stdin)")
     p.add_argument("--hand", type=int, default=None, metavar="N", help="the hand number (with --room)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--data-dir", default=None,
@@ -87,21 +93,75 @@ def _stored_hand(args: argparse.Namespace) -> tuple[tuple[str, int], Verdict]:
 
 
 def _file_hands(path: str) -> list[tuple[tuple[str, int], Verdict]]:
+    """Verify every hand of the file (``-``: stdin); :class:`HistoryError` (status 2) when
+    it cannot be read or holds something other than exported hands."""
+    name = "stdin" if path == "-" else path
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise HistoryError(f"cannot read {path}: {exc.strerror}", 2) from None
-    try:
-        objects = [json.loads(text)] if text.lstrip().startswith("{") and "\n{" not in text.strip() else \
-            [json.loads(line) for line in text.splitlines() if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise HistoryError(f"{path} is not JSON (or JSON lines): {exc}", 2) from None
-    results = []
+    except UnicodeDecodeError:
+        raise HistoryError(f"{name} is not JSON (or JSON lines): not UTF-8 text; {_needs()}", 2) from None
+    objects = _parse(name, text)
+    if not objects:
+        raise HistoryError(f"{name} holds no hands; {_needs()}", 2)
     for n, obj in enumerate(objects, 1):
-        if not isinstance(obj, dict) or not isinstance(obj.get("events"), list) \
-                or not isinstance(obj.get("room"), str) or not isinstance(obj.get("game"), str):
-            raise HistoryError(f"{path}: hand {n} is not an exported hand (room, game and events expected)", 2)
-        events = [e.get("event", e) if isinstance(e, dict) else e for e in obj["events"]]
-        events = [e for e in events if isinstance(e, dict)]
-        results.append(((obj["room"], obj.get("hand", obj.get("hand_no", n))), verify_hand(obj["game"], obj["room"], events)))
-    return results
+        if not _is_hand(obj):
+            raise HistoryError(_not_a_hand(name, n, obj, objects), 2)
+    return [((obj["room"], obj.get("hand", obj.get("hand_no", n))), verify_export(obj))
+            for n, obj in enumerate(objects, 1)]
+
+
+def _parse(name: str, text: str) -> list[Any]:
+    """The file's JSON values: one value (an object, or a list of them) or JSON lines."""
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    else:
+        return whole if isinstance(whole, list) else [whole]
+    values = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            values.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise HistoryError(f"{name} is not JSON (or JSON lines): line {number}: {exc.msg}; {_needs()}",
+                               2) from None
+    return values
+
+
+def _is_hand(obj: Any) -> bool:
+    """An exported hand: an object with ``room``, ``game`` and a list of ``events``."""
+    return isinstance(obj, dict) and isinstance(obj.get("events"), list) \
+        and isinstance(obj.get("room"), str) and isinstance(obj.get("game"), str)
+
+
+def _not_a_hand(name: str, n: int, obj: Any, objects: list[Any]) -> str:
+    """Why value ``n`` of the file is not an exported hand, and the command that exports one.
+    The per-event lines of ``cardroom history --json`` and its room list are recognised."""
+    if isinstance(obj, dict) and isinstance(obj.get("event"), dict) and "events" not in obj:
+        records = [o for o in objects if isinstance(o, dict) and isinstance(o.get("event"), dict)]
+        rooms = {_text(o.get("room")) for o in records}
+        hands = {_text(o.get("hand")) for o in records}
+        return f"{name} holds one line per event (cardroom history --json); {_needs(rooms, hands)}"
+    if isinstance(obj, dict) and "seats" in obj and "hands" in obj and "events" not in obj:
+        rooms = {_text(o.get("room")) for o in objects if isinstance(o, dict)}
+        return f"{name} holds the list of rooms (cardroom history --json without --room); {_needs(rooms)}"
+    return f"{name}: hand {n} is not an exported hand (room, game and events expected); {_needs()}"
+
+
+def _text(value: Any) -> str:
+    """A room id or hand number of a record as text ("" for anything else)."""
+    return str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+
+
+def _needs(rooms: set[str] | None = None, hands: set[str] | None = None) -> str:
+    """What ``--file`` takes and the command that writes it: with the room (and hand) when
+    ``rooms`` (and ``hands``) name exactly one (a room id, a hand number)."""
+    room = next(iter(rooms)) if rooms and len(rooms) == 1 else ""
+    hand = next(iter(hands)) if hands and len(hands) == 1 else ""
+    room = room if re.fullmatch(r"[\w.:-]+", room) else "ROOM"
+    only = f" --hand {hand}" if re.fullmatch(r"[1-9][0-9]*", hand) else ""
+    return f"--file needs one JSON object per hand, written by: cardroom history --room {room}{only} --format jsonl"

@@ -414,3 +414,26 @@ def test_a_revealed_seed_that_does_not_match_its_commitment_is_called_out():
     assert "(does NOT match the commitment)" in seed_line({"server_seed": "11" * 32}, proof, "r-x", 3)
     assert "(not a valid seed)" in seed_line({"server_seed": "xyz"}, proof, None, 3)
     assert seed_line({"server_seed": "11" * 32}, proof, None, 3).endswith("verify with: cardroom verify --hand 3")
+
+
+@pytest.mark.parametrize("fmt", [[], ["--format", "jsonl"], ["--json"], ["--format", "pokerstars"]])
+async def test_as_seat_beyond_the_table_is_refused_naming_its_seats(redis_url, prefix, history, fmt):
+    from .test_pokerstars import store_scripted_hand
+
+    await store_scripted_hand(redis_url, prefix, "r-five", [2000] * 5, ["fold"] * 4)
+    for seat in ("9", "5"):
+        assert history("--room", "r-five", "--as-seat", seat, *fmt) == (
+            2, "", f"cardroom history: --as-seat {seat}: room r-five has no seat {seat} (its table has seats 0-4)\n")
+    status, out, err = history("--room", "r-five", "--as-seat", "4", *fmt)
+    assert (status, err) == (0, "") and out
+
+
+def test_help_says_what_each_format_is_and_which_one_verify_reads(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["history", "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "jsonl: one JSON object per hand (seats, events, result, fairness proof), what `cardroom verify " \
+           "--file` checks; json: the same as jsonl (unlike --json)" in text
+    assert "one JSON line per event (or per room without --room), not one per hand, so not what `cardroom " \
+           "verify --file` reads (that is --format jsonl)" in text
