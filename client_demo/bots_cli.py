@@ -18,6 +18,10 @@ import sys
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO
+from urllib.parse import urlsplit, urlunsplit
+
+from engine.config import config_from_arguments
+from engine.errors import ConfigError
 
 SIM_DEFAULT_STRATEGIES = {"holdem": "smart,random", "zhajinhua": "smart,random,random",
                           "doudizhu": "smart,random,random"}
@@ -26,7 +30,10 @@ SIM_DEFAULT_STRATEGIES = {"holdem": "smart,random", "zhajinhua": "smart,random,r
 def add_commands(subparsers: Any) -> None:
     """Add the ``bots`` and ``simulate`` subcommands to a ``cardroom`` argparse parser."""
     sim = subparsers.add_parser(
-        "simulate", help="play bot strategies against each other through the engine only (no server)")
+        "simulate", help="play bot strategies against each other through the engine only (no server)",
+        description="Plays built-in bot strategies against each other through the game engines "
+                    "only (no server, no Redis) and prints one row per seat: chips won, with 95% "
+                    "confidence intervals. The same --seed gives the same results.")
     sim.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"),
                      help="the game to simulate")
     sim.add_argument("--strategies", default=None,
@@ -36,14 +43,22 @@ def add_commands(subparsers: Any) -> None:
                      help="hands (games) to play (default 1000)")
     sim.add_argument("--seed", type=int, default=None, help="seed for decks and bots (default: random, printed)")
     sim.add_argument("--stack", type=int, default=None, help="stack each seat starts every hand with")
-    sim.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
-                     help="a hand option of the game, e.g. big_blind=4 (repeatable)")
+    sim.add_argument("--config", action="append", default=[], metavar="JSON|KEY=VALUE",
+                     help="the game's hand options: a JSON object, e.g. '{\"big_blind\": 4}', or "
+                          "KEY=VALUE, e.g. big_blind=4 (repeatable; values read as JSON, else text)")
     sim.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=simulate_command)
 
-    bots = subparsers.add_parser("bots", help="run bot clients against a cardroom server")
-    bots.add_argument("--url", default="ws://127.0.0.1:8765/ws", help="server WebSocket URL")
+    bots = subparsers.add_parser(
+        "bots", help="run bot clients against a cardroom server",
+        description="Connects COUNT bot clients to a running cardroom server, seats them in one "
+                    "room (--room, a new one with --create, or the first of --game with a free "
+                    "seat) and plays until --hands hands are done, no further hand can start, or "
+                    "Ctrl-C; then prints each bot's result.")
+    bots.add_argument("--url", default="ws://127.0.0.1:8765/ws",
+                      help="server WebSocket URL (default ws://127.0.0.1:8765/ws); the page's "
+                           "address http(s)://HOST:PORT/ is taken as ws(s)://HOST:PORT/ws")
     bots.add_argument("--game", choices=("holdem", "zhajinhua", "doudizhu"), default=None,
                       help="game to play (needed with --create or without --room)")
     bots.add_argument("--count", type=int, default=2, help="bot clients, each its own connection")
@@ -58,26 +73,56 @@ def add_commands(subparsers: Any) -> None:
     bots.add_argument("--buy-in", type=int, default=None, help="chips each bot brings (default: the room's)")
     bots.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
     bots.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each action")
-    bots.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                      help="room option for --create, e.g. between_hands_seconds=0.5 (repeatable)")
-    bots.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
-                      help="hand option for --create, e.g. big_blind=20 (repeatable)")
+    bots.add_argument("--option", action="append", default=[], metavar="JSON|KEY=VALUE",
+                      help="room options for --create, e.g. between_hands_seconds=0.5 or bots=1 "
+                           "(repeatable; the same forms as --config)")
+    bots.add_argument("--config", action="append", default=[], metavar="JSON|KEY=VALUE",
+                      help="the game's hand options for --create: a JSON object, e.g. "
+                           "'{\"big_blind\": 20}', or KEY=VALUE, e.g. big_blind=20 "
+                           "(repeatable; values read as JSON, else text)")
     bots.add_argument("--quiet", action="store_true", help="no live progress")
     bots.set_defaults(func=bots_command)
 
 
-def parse_pairs(pairs: Sequence[str]) -> dict[str, Any]:
-    """``["a=1", "b=x", "c=true"]`` -> ``{"a": 1, "b": "x", "c": True}`` (JSON values when they parse)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"expected KEY=VALUE, got {pair!r}")
-        try:
-            out[key] = json.loads(value)
-        except ValueError:
-            out[key] = value
-    return out
+def options_argument(flag: str, values: Sequence[str]) -> dict[str, Any]:
+    """The values of a repeatable options flag (``--config``, ``--option``) as one dict
+    (:func:`engine.config.config_from_arguments`); ``ValueError("--config: ...")`` for a
+    value that is neither a JSON object nor ``KEY=VALUE``."""
+    try:
+        return config_from_arguments(values)
+    except ConfigError as exc:
+        raise ValueError(f"{flag}: {exc.message}") from None
+
+
+def strategy_problem(game: str, name: str) -> str | None:
+    """Why ``name`` is no strategy of ``game`` (listing the game's strategies), or None."""
+    from engine.bots import STRATEGIES
+
+    if (game, name) in STRATEGIES:
+        return None
+    known = ", ".join(sorted(n for g, n in STRATEGIES if g == game))
+    return f"no strategy {name!r} for {game} (its strategies: {known})"
+
+
+def websocket_url(url: str) -> str:
+    """The server's WebSocket URL from ``--url``: ``ws://`` and ``wss://`` URLs unchanged;
+    the browser page's ``http(s)://HOST:PORT/`` as ``ws(s)://HOST:PORT/ws`` (another
+    path is kept, only the scheme changes). ``ValueError`` (in words) for anything else."""
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 -- raises ValueError for a port out of range
+    except ValueError as exc:
+        raise ValueError(f"--url {url!r}: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in ("ws", "wss", "http", "https"):
+        raise ValueError(f"--url must be a ws://, wss://, http:// or https:// URL such as "
+                         f"ws://127.0.0.1:8765/ws, got {url!r}")
+    if not parts.hostname:
+        raise ValueError(f"--url names no host, got {url!r}")
+    if scheme in ("ws", "wss"):
+        return urlunsplit(parts._replace(scheme=scheme))
+    path = parts.path if parts.path not in ("", "/") else "/ws"
+    return urlunsplit(parts._replace(scheme="ws" if scheme == "http" else "wss", path=path))
 
 
 # ------------------------------------------------------------------ progress and tables
@@ -156,12 +201,17 @@ def simulation_table(stats: Any) -> str:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
+    """``cardroom simulate``: bad arguments (a strategy the game lacks, a ``--config``
+    value of neither form) get one line on stderr and exit status 2, before any hand."""
     from engine.bots.arena import simulate
 
     names = [n.strip() for n in (args.strategies or SIM_DEFAULT_STRATEGIES[args.game]).split(",") if n.strip()]
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
-        config = parse_pairs(args.config)
+        config = options_argument("--config", args.config)
+        for name in names:
+            if (problem := strategy_problem(args.game, name)) is not None:
+                raise ValueError(problem)
     except ValueError as exc:
         print(f"cardroom simulate: {exc}", file=sys.stderr)
         return 2
@@ -207,15 +257,22 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
     first hand. The bots stop when the room has finished ``hands`` hands since they
     started, when ``stop`` is set (e.g. by Ctrl-C), or when no further hand can start
     (players busted, left or sitting out, for ``grace`` seconds); each then leaves its
-    seat. Why they stopped is printed to ``out`` (unless ``quiet``).
-    """
-    from engine.bots import get_strategy
+    seat. Why they stopped is printed to ``out`` (unless ``quiet``). Until the first hand
+    can start (too few players seated) they wait, and say once, even when ``quiet``, what
+    for (again whenever that changes).
 
+    ``ValueError`` before anything is created or joined for a bad ``url``
+    (:func:`websocket_url`), a ``strategy`` that ``game`` lacks, or a private room
+    created with too few bots for a hand (nobody else could join it).
+    """
     from .bot import SHORT_TABLE_GRACE, BotStats, StrategyBot, find_or_create_room, run_in_room
     from .client import CardroomClient, ServerError
 
+    url = websocket_url(url)
     if count < 1:
         raise ValueError("--count must be at least 1")
+    if game is not None:
+        _check_before_creating(game, strategy, count, create, options or {})
     grace = SHORT_TABLE_GRACE if grace is None else grace
     stop = stop or asyncio.Event()
     out = out or sys.stderr
@@ -274,10 +331,8 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
         if game is None:
             game = (await clients[0].spectate(room))["game"]
             await clients[0].leave(room)
-        try:
-            get_strategy(game, strategy)
-        except KeyError as exc:
-            raise ValueError(exc.args[0]) from None
+        if (problem := strategy_problem(game, strategy)) is not None:
+            raise ValueError(problem)
         failures: list[Exception] = []
         joined: list[dict[str, Any] | None] = [None] * count
         if create:
@@ -300,8 +355,12 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
             bot = StrategyBot(game, strategy, seed=rng.getrandbits(64))
             tasks.append(asyncio.create_task(one_bot(i, client, bot)))
         min_players = await _min_players(clients[0], game)
+        hint = ""
+        if create and count + _server_bots(options or {}) < min_players:
+            hint = f" (or run --count {min_players}, or --option bots={min_players - count} for server-side bots)"
         watcher = asyncio.create_task(
-            _stop_when_table_breaks(clients, room, tasks, ended, min_players, stop, reasons, grace))
+            _stop_when_table_breaks(clients, room, tasks, ended, min_players, stop, reasons, grace,
+                                    all_stats=all_stats, out=out, hint=hint))
         try:
             await asyncio.gather(*tasks)
         finally:
@@ -353,24 +412,70 @@ async def _min_players(client: Any, game: str) -> int:
     return 3 if game == "doudizhu" else 2
 
 
+def _check_before_creating(game: str, strategy: str, count: int, create: bool,
+                           options: dict[str, Any]) -> None:
+    """``ValueError`` for bots that could never play, found before any room is made: a
+    strategy ``game`` lacks, or a new private room with fewer bots (and server-side bot
+    seats) than a hand needs, since nobody else can find it."""
+    from .bot import MIN_PLAYERS
+
+    if (problem := strategy_problem(game, strategy)) is not None:
+        raise ValueError(problem)
+    need = MIN_PLAYERS.get(game, 2)
+    if create and options.get("private") is True and count + _server_bots(options) < need:
+        raise ValueError(f"a {game} hand needs {need} players and nobody else can join a private "
+                         f"room: use --count {need}, or --option bots=N for server-side bots")
+
+
+def _server_bots(options: dict[str, Any]) -> int:
+    """The server-side bot seats room ``options`` ask for (0 for a value the server
+    will refuse anyway: it says why)."""
+    bots = options.get("bots", 0)
+    return bots if isinstance(bots, int) and not isinstance(bots, bool) else 0
+
+
+def waiting_line(snapshot: dict[str, Any], room: str, hint: str = "") -> str | None:
+    """What bots seated in ``room`` wait for before its first hand, in one line (None
+    when a hand can start): the players missing, the free seats others may take, and
+    ``hint`` (how to start without them)."""
+    from .bot import short_table
+
+    reason = short_table(snapshot)
+    if reason is None:
+        return None
+    free = sum(1 for s in snapshot.get("seats") or [] if not s)
+    where = (f"{free} free seat(s) in room {room} for other players{hint}" if free
+             else f"no free seat in room {room}")
+    return f"waiting for players: {reason}; {where}; Ctrl-C stops"
+
+
 async def _stop_when_table_breaks(clients: Sequence[Any], room: str, tasks: Sequence[asyncio.Task],
                                   ended: set[Any], min_players: int, stop: asyncio.Event,
-                                  reasons: list[str], grace: float) -> None:
+                                  reasons: list[str], grace: float, *, all_stats: Sequence[Any] = (),
+                                  out: TextIO | None = None, hint: str = "") -> None:
     """Stop the bots once no further hand can start: fewer than ``min_players`` seats are
-    ready (the others busted, left, or sit out) for ``grace`` seconds after a hand."""
+    ready (the others busted, left, or sit out) for ``grace`` seconds after a hand.
+    Before the first hand, once every bot has sat down (or failed to), prints to ``out``
+    what they wait for (:func:`waiting_line`) each time that changes."""
     from .bot import ready_players, short_table
 
     short_since: float | None = None
+    said = ""
     while not stop.is_set():
         await asyncio.sleep(0.25)
         if all(t.done() for t in tasks):
             return
-        if not ended:
-            continue  # still sitting down
         snaps = [c.rooms[room] for c in clients if room in c.rooms]
         if not snaps:
             continue
         latest = max(snaps, key=lambda m: m.get("version", 0))
+        if not ended:
+            seated = all(st.seat is not None or t.done() for st, t in zip(all_stats, tasks, strict=True))
+            line = waiting_line(latest, room, hint) if seated and out is not None else None
+            if line is not None and line != said:
+                said = line
+                print(line, file=out, flush=True)
+            continue
         if latest.get("playing") or len(ready_players(latest)) >= min_players:
             short_since = None
             continue
@@ -390,15 +495,25 @@ def bots_summary(all_stats: Sequence[Any]) -> str:
 
 
 def bots_command(args: argparse.Namespace) -> int:
+    """``cardroom bots``: one line on stderr and exit status 2 for bad arguments, found
+    before any room is created (a bad ``--url``, ``--option`` or ``--config``, a strategy
+    the game lacks); 1 when the server cannot be reached, is no cardroom WebSocket, or
+    refuses; 130 after a second Ctrl-C."""
+    from websockets.exceptions import InvalidHandshake, InvalidURI
+
     from .client import ServerError
 
-    try:
-        options, config = parse_pairs(args.option), parse_pairs(args.config)
-    except ValueError as exc:
-        print(f"cardroom bots: {exc}", file=sys.stderr)
-        return 2
     if args.room is None and args.game is None:
         print("cardroom bots: give --room ID, or --game (and --create for a new room)", file=sys.stderr)
+        return 2
+    try:
+        options = options_argument("--option", args.option)
+        config = options_argument("--config", args.config)
+        url = websocket_url(args.url)
+        if args.game is not None:
+            _check_before_creating(args.game, args.strategy, args.count, args.create, options)
+    except ValueError as exc:
+        print(f"cardroom bots: {exc}", file=sys.stderr)
         return 2
 
     async def main() -> list[Any]:
@@ -419,7 +534,7 @@ def bots_command(args: argparse.Namespace) -> int:
 
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGINT, interrupted)
-        return await run_bots(args.url, args.game, args.count, room=args.room, create=args.create,
+        return await run_bots(url, args.game, args.count, room=args.room, create=args.create,
                               strategy=args.strategy, hands=args.hands, name=args.name,
                               buy_in=args.buy_in, seed=args.seed, delay=args.delay,
                               options=options, config=config, stop=stop, quiet=args.quiet)
@@ -430,9 +545,13 @@ def bots_command(args: argparse.Namespace) -> int:
         print(f"cardroom bots: the server refused: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     except (OSError, ConnectionError, TimeoutError) as exc:
-        print(f"cardroom bots: cannot reach {args.url}: {exc}", file=sys.stderr)
+        print(f"cardroom bots: cannot reach {url}: {exc}", file=sys.stderr)
         return 1
-    except ValueError as exc:
+    except InvalidHandshake as exc:
+        where = "" if urlsplit(url).path == "/ws" else " (a cardroom server's is at /ws: ws://HOST:PORT/ws)"
+        print(f"cardroom bots: {url} is no cardroom WebSocket: {exc}{where}", file=sys.stderr)
+        return 1
+    except (ValueError, InvalidURI) as exc:
         print(f"cardroom bots: {exc}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, asyncio.CancelledError):
@@ -443,4 +562,4 @@ def bots_command(args: argparse.Namespace) -> int:
 
 
 __all__ = ["add_commands", "run_bots", "simulate_command", "bots_command", "format_table",
-           "parse_pairs", "simulation_table"]
+           "options_argument", "simulation_table", "strategy_problem", "waiting_line", "websocket_url"]

@@ -4,10 +4,12 @@ A game lists its options as :class:`Option` values; :func:`parse_options` turns 
 mapping from a client (or a test) into a complete dict with defaults filled in, or
 raises :class:`~engine.errors.ConfigError` naming the first bad field. The same
 declarations document the options (``describe_options``) so docs and code agree.
+:func:`config_from_arguments` reads options given on a command line (``--config``).
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -91,3 +93,40 @@ def describe_options(options: Sequence[Option]) -> list[dict[str, Any]]:
             d["choices"] = list(o.choices)
         out.append(d)
     return out
+
+
+def config_from_arguments(values: Sequence[str]) -> dict[str, Any]:
+    """Options given on a command line (``--config``, repeatable) as one dict.
+
+    Each value is either a JSON object (``'{"big_blind": 20, "ante": 5}'``) or one
+    ``KEY=VALUE`` pair whose value is read as JSON when it parses (``20``, ``true``,
+    ``[1, 2]``, ``"x"``) and kept as the plain string otherwise (``a23=lowest``). The
+    values are merged in order, so a later one overrides an earlier one's key. No values
+    give ``{}``. Raises :class:`~engine.errors.ConfigError` (field ``config``, a
+    ``ValueError``) naming the value that is neither form. It does not check the option
+    names or values themselves: the game's :func:`parse_options` does.
+    """
+    out: dict[str, Any] = {}
+    for value in values:
+        out.update(_config_argument(value))
+    return out
+
+
+def _config_argument(value: str) -> dict[str, Any]:
+    """One ``--config`` value (a JSON object or ``KEY=VALUE``) as a dict."""
+    if value.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(value)
+        except ValueError as exc:
+            raise ConfigError("config", f"not a valid JSON object ({exc}): {value!r}") from None
+        if not isinstance(parsed, dict):
+            raise ConfigError("config", f"expected a JSON object, got {value!r}")
+        return parsed
+    key, sep, raw = value.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError("config", f"expected KEY=VALUE or a JSON object, got {value!r}")
+    try:
+        return {key: json.loads(raw)}
+    except ValueError:
+        return {key: raw}

@@ -1,7 +1,8 @@
 """A short Hold'em session between simple engine-driven players, printed as hand histories.
 
 ``cardroom demo`` (and ``make run``) calls :func:`run_demo`. The table shuffles with
-``random.Random(seed)``, the players follow a tiny rule of thumb, the button moves
+``random.Random(seed)`` (a seed picked at random and printed when none is given, so
+``--seed`` replays any run), the players follow a tiny rule of thumb, the button moves
 one seat left after every hand and players who lose their stack leave. Every hole
 card is printed since nobody is hiding anything in a demo.
 """
@@ -9,6 +10,7 @@ card is printed since nobody is hiding anything in a demo.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -20,6 +22,9 @@ from engine.holdem.state import HoldemState
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 STARTING_STACK = 2000
+#: exit status when stdout is closed early (``cardroom demo | head``): 128 + SIGPIPE, what
+#: a shell reports for Unix tools stopped the same way (``seq 100000 | head``)
+BROKEN_PIPE_STATUS = 141
 SMALL_BLIND = 10
 BIG_BLIND = 20
 
@@ -53,13 +58,17 @@ def run_demo(hands: int = 5, players: int = 4, seed: int | None = None,
              out: Callable[[str], None] = print) -> dict[str, Any]:
     """Play up to ``hands`` hands between ``players`` (2-10) players and print each history.
 
-    Returns ``{"hands": played, "stacks": {name: chips}}`` with everyone's final chips
-    (players who busted have 0).
+    ``seed`` None picks one at random; the first line printed names the seed used, and
+    the same seed (with the same ``hands`` and ``players``) prints the same session.
+    Returns ``{"hands": played, "stacks": {name: chips}, "seed": seed}`` with everyone's
+    final chips (players who busted have 0).
     """
     if not 2 <= players <= len(NAMES):
         raise ValueError(f"--players must be between 2 and {len(NAMES)}, got {players}")
     if hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
     rng = random.Random(seed)
     seats: list[tuple[str, int] | None] = [(NAMES[s], STARTING_STACK) for s in range(players)]
     button = 0
@@ -96,18 +105,37 @@ def run_demo(hands: int = 5, players: int = 4, seed: int | None = None,
             final[seat[0]] = seat[1]
     out("")
     out(f"After {played} hand(s): " + ", ".join(f"{name} {chips}" for name, chips in final.items()))
-    return {"hands": played, "stacks": final}
+    return {"hands": played, "stacks": final, "seed": seed}
 
 
 def demo_command(args: argparse.Namespace) -> int:
     """``cardroom demo``: run the demo; bad arguments get one clear line and exit status 2
-    (no traceback)."""
+    (no traceback). When stdout is closed before the end (``cardroom demo | head``) it
+    stops quietly with :data:`BROKEN_PIPE_STATUS`, as Unix tools do."""
     try:
         run_demo(hands=args.hands, players=args.players, seed=args.seed)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except ValueError as exc:
         print(f"cardroom demo: {exc} (try --players 4 --hands 5)", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        _discard_stdout()
+        return BROKEN_PIPE_STATUS
     return 0
+
+
+def _discard_stdout() -> None:
+    """Point stdout's file descriptor at /dev/null, so the output still buffered is
+    dropped at exit instead of failing again on the closed pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (a test's capture): nothing is flushed to a pipe at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 def hand_history(number: int, state: HoldemState, events: list[dict[str, Any]]) -> list[str]:

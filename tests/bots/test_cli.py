@@ -167,3 +167,143 @@ async def test_cardroom_bots_says_why_it_stops_early_when_bots_bust(server):
     last = err.strip().splitlines()[-1]
     assert last.startswith("stopped after ") and "of 200 hands: " in last, err
     assert "busted" in last and "a holdem hand needs 2" in last, last
+
+
+async def test_a_lone_bot_at_a_new_table_says_what_it_waits_for_and_stops_on_ctrl_c(server):
+    """``--count 1 --create``: one bot cannot start a hand alone; it says so at once
+    (rather than waiting in silence) and how to start one, and Ctrl-C still stops it."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server.cli", "bots", "--url", server.ws_url, "--game", "holdem",
+        "--count", "1", "--create", "--hands", "1",
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stderr is not None
+    lines = [(await asyncio.wait_for(proc.stderr.readline(), 20)).decode().strip()]
+    while not lines[-1].startswith("waiting for players"):
+        lines.append((await asyncio.wait_for(proc.stderr.readline(), 20)).decode().strip())
+    room = lines[0].split(" in room ")[1].split()[0]
+    assert lines == [f"1 smart bot(s) playing in room {room} at {server.ws_url}",
+                     f"waiting for players: 1 of 1 seated player(s) ready; a holdem hand needs 2; "
+                     f"1 free seat(s) in room {room} for other players (or run --count 2, or "
+                     f"--option bots=1 for server-side bots); Ctrl-C stops"]
+    proc.send_signal(signal.SIGINT)
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err
+    assert [(r["bot"], r["hands"]) for r in summary_rows(out.decode())] == [("bot1", "0")]
+
+
+async def test_a_lone_bot_with_a_server_side_opponent_plays(server):
+    code, out, err = await run_cli(
+        "bots", "--url", server.ws_url, "--game", "holdem", "--count", "1", "--create", "--hands", "2",
+        "--option", '{"bots": 1, "bot_delay_seconds": 0, "between_hands_seconds": 0.05}')
+    assert code == 0, err
+    assert "waiting for players" not in err
+    assert [r["hands"] for r in summary_rows(out)] == ["2"]
+
+
+async def test_too_few_bots_for_a_private_room_are_refused_before_connecting(unused_tcp_port):
+    # nothing listens on the port: the refusal comes before any connection (exit 2, not 1)
+    code, out, err = await run_cli("bots", "--url", f"ws://127.0.0.1:{unused_tcp_port}/ws", "--game",
+                                   "doudizhu", "--count", "2", "--create", "--option", "private=true")
+    assert (code, out) == (2, "")
+    assert err == ("cardroom bots: a doudizhu hand needs 3 players and nobody else can join a private "
+                   "room: use --count 3, or --option bots=N for server-side bots\n")
+
+
+async def test_a_strategy_the_game_lacks_is_refused_before_any_room_is_created(server):
+    from client_demo.client import CardroomClient
+
+    code, out, err = await run_cli("bots", "--url", server.ws_url, "--game", "doudizhu",
+                                   "--strategy", "calling_station", "--create")
+    assert (code, out) == (2, "")
+    assert err == "cardroom bots: no strategy 'calling_station' for doudizhu (its strategies: random, smart)\n"
+    async with CardroomClient(server.ws_url, name="look") as client:
+        assert (await client.list_rooms(game="doudizhu"))["rooms"] == []  # no room left behind
+
+
+def test_simulate_refuses_a_strategy_the_game_lacks_naming_the_games_strategies(capsys):
+    assert main(["simulate", "--game", "doudizhu", "--strategies", "smart,calling_station,random",
+                 "--games", "5"]) == 2
+    assert capsys.readouterr() == ("", "cardroom simulate: no strategy 'calling_station' for doudizhu "
+                                       "(its strategies: random, smart)\n")
+
+
+@pytest.mark.parametrize("url,expected", [
+    ("ws://127.0.0.1:8765/ws", "ws://127.0.0.1:8765/ws"),
+    ("wss://cards.example/ws", "wss://cards.example/ws"),
+    ("http://127.0.0.1:8765/", "ws://127.0.0.1:8765/ws"),
+    ("http://127.0.0.1:8765", "ws://127.0.0.1:8765/ws"),
+    ("HTTPS://cards.example/", "wss://cards.example/ws"),
+    ("https://cards.example/ws", "wss://cards.example/ws"),
+])
+def test_the_page_address_is_taken_as_its_websocket_url(url, expected):
+    from client_demo.bots_cli import websocket_url
+
+    assert websocket_url(url) == expected
+
+
+async def test_cardroom_bots_plays_at_the_page_address_with_a_json_config(server):
+    page = server.ws_url.replace("ws://", "http://").removesuffix("ws")  # http://127.0.0.1:PORT/
+    code, out, err = await run_cli(
+        "bots", "--url", page, "--game", "holdem", "--count", "2", "--create", "--hands", "1",
+        "--config", '{"small_blind": 1, "big_blind": 2}', "--option", "between_hands_seconds=0.05")
+    assert code == 0, err
+    assert f"at {server.ws_url}\n" in err
+    rows = summary_rows(out)
+    # blinds 1/2 (not the default 50/100): a hand of check/call/fold moves a few chips
+    assert [r["hands"] for r in rows] == ["1", "1"] and sum(int(r["net"]) for r in rows) == 0
+    from client_demo.client import CardroomClient
+
+    async with CardroomClient(server.ws_url, name="look") as client:
+        (room,) = (await client.list_rooms(game="holdem"))["rooms"]
+    assert room["config"]["big_blind"] == 2 and room["config"]["small_blind"] == 1
+
+
+@pytest.mark.parametrize("url,message", [
+    ("127.0.0.1:8765", "cardroom bots: --url must be a ws://, wss://, http:// or https:// URL such as "
+                       "ws://127.0.0.1:8765/ws, got '127.0.0.1:8765'"),
+    ("ftp://127.0.0.1/", "cardroom bots: --url must be a ws://, wss://, http:// or https:// URL such as "
+                         "ws://127.0.0.1:8765/ws, got 'ftp://127.0.0.1/'"),
+    ("ws:///ws", "cardroom bots: --url names no host, got 'ws:///ws'"),
+    ("ws://127.0.0.1:99999/ws", "cardroom bots: --url 'ws://127.0.0.1:99999/ws': Port out of range 0-65535"),
+])
+def test_a_url_that_is_no_websocket_address_gets_one_line_and_status_2(url, message, capsys):
+    assert main(["bots", "--url", url, "--game", "holdem", "--count", "1"]) == 2
+    assert capsys.readouterr() == ("", message + "\n")
+
+
+async def test_a_websocket_url_with_the_wrong_path_gets_one_line_and_status_1(server):
+    root = server.ws_url.removesuffix("ws")  # ws://127.0.0.1:PORT/: the page, not the WebSocket
+    code, out, err = await run_cli("bots", "--url", root, "--game", "holdem", "--count", "1")
+    assert (code, out) == (1, "")
+    assert err == (f"cardroom bots: {root} is no cardroom WebSocket: server rejected WebSocket connection: "
+                   f"HTTP 200 (a cardroom server's is at /ws: ws://HOST:PORT/ws)\n")
+
+
+def test_simulate_takes_the_config_as_json_or_as_key_value_pairs_alike(capsys):
+    runs = []
+    for config in (["--config", '{"small_blind": 5, "big_blind": 10}'],
+                   ["--config", "small_blind=5", "--config", "big_blind=10"]):
+        assert main(["simulate", "--game", "holdem", "--games", "20", "--seed", "3", "--json", "--quiet",
+                     *config]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1]
+    assert main(["simulate", "--game", "holdem", "--games", "20", "--seed", "3", "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out) != runs[0]  # the blinds were applied
+
+
+@pytest.mark.parametrize("command", [["simulate", "--game", "holdem"], ["bots", "--game", "holdem"],
+                                     ["league", "create", "x", "--game", "holdem"]])
+def test_every_config_flag_refuses_a_value_of_neither_form_in_one_line(command, capsys, tmp_path):
+    extra = ["--dir", str(tmp_path)] if command[0] == "league" else []
+    assert main([*command, *extra, "--config", "big_blind"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"cardroom {command[0]}: --config: expected KEY=VALUE or a JSON object, "
+                              f"got 'big_blind'\n")
+
+
+def test_league_create_takes_the_config_as_key_value_pairs_too(tmp_path, capsys):
+    assert main(["league", "create", "friday", "--dir", str(tmp_path), "--game", "holdem",
+                 "--config", "small_blind=10", "--config", "big_blind=20"]) == 0
+    saved = json.loads((tmp_path / "friday" / "league.json").read_text())
+    assert saved["config"] == {"small_blind": 10, "big_blind": 20, "ante": 0}

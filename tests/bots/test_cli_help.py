@@ -53,3 +53,15 @@ def test_bot_strength_help_is_plain_text():
     proc = subprocess.run([sys.executable, "bench/bot_strength.py", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "calling station" in proc.stdout and "``" not in proc.stdout
+
+
+@pytest.mark.parametrize("command,description", [
+    ("simulate", "Plays built-in bot strategies against each other through the game engines only"),
+    ("bots", "Connects COUNT bot clients to a running cardroom server"),
+])
+def test_cardroom_simulate_and_bots_help_describe_the_command(command, description, capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command, "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: cardroom {command} ")
+    assert description in " ".join(out.split())  # the paragraph under the usage, wrapped

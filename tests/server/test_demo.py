@@ -39,3 +39,36 @@ def test_demo_long_session_moves_button_and_players_bust_out():
 def test_demo_rejects_bad_player_counts(players):
     with pytest.raises(ValueError):
         run_demo(hands=1, players=players, seed=1, out=lambda line: None)
+
+
+def test_demo_without_a_seed_prints_the_one_it_picked_and_that_seed_replays_the_run(capsys):
+    from server.cli import main
+
+    assert main(["demo", "--hands", "3", "--players", "3"]) == 0
+    first = capsys.readouterr().out
+    header = first.splitlines()[0]
+    assert header.startswith("Cardroom demo: 3 players, ") and ", seed " in header, header
+    seed = header.rsplit("seed ", 1)[1]
+    assert seed.isdigit(), header  # not "None": a run can always be replayed
+    assert main(["demo", "--hands", "3", "--players", "3", "--seed", seed]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_demo_into_a_closed_pipe_stops_quietly_like_unix_tools():
+    """``cardroom demo | head``: the reader is gone before the demo writes; no traceback,
+    nothing on stderr, the exit status a shell shows for ``seq 100000 | head`` (141)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # like head after its lines: nobody reads any more
+    try:
+        proc = subprocess.run([sys.executable, "-m", "server.cli", "demo", "--hands", "5"], cwd=root,
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(root)})
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (141, "")
