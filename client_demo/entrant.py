@@ -7,6 +7,11 @@ with :func:`client_demo.bot.play_seat`::
 
     python -m client_demo.entrant --game holdem --strategy smart
 
+A seat it cannot play ends it with one line on stderr (its log, which ``league run``
+quotes) and exit status 1: ``entrant: cannot connect to URL: reason`` when no server
+answers there, ``entrant: URL: ...`` for any other failure (the session refused, no seat
+showing in the room); status 2 when ``league run``'s variables are missing.
+
 With ``--league NAME`` it is instead a bot that stays connected: it enters a league the
 servers run (made with ``league_create``) and plays every seat of its matches
 (:func:`client_demo.bot.play_league`) until stopped::
@@ -20,9 +25,12 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable
+
+from websockets.exceptions import WebSocketException
 
 from .bot import StrategyBot, play_league, play_seat
-from .client import ServerError
+from .client import ConnectionLost, ServerError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,13 +60,23 @@ def main(argv: list[str] | None = None) -> int:
             print(f"entrant: {exc}", file=sys.stderr)
             return 1
         return 0
+    return _play_seat(bot, log)
+
+
+def _play_seat(bot: StrategyBot, log: Callable[[str], None] | None) -> int:
+    """Play the seat ``cardroom league run`` gave this program (``CARDROOM_*``); the exit
+    status, with one line on stderr when the seat could not be played."""
+    url = os.environ.get("CARDROOM_URL", "")
     try:
         asyncio.run(play_seat(bot, log=log))
     except KeyError as exc:
         print(f"entrant: {exc.args[0]} is not set (cardroom league run sets it)", file=sys.stderr)
         return 2
-    except TimeoutError as exc:
-        print(f"entrant: {exc}", file=sys.stderr)
+    except (ConnectionLost, ServerError, TimeoutError) as exc:  # dropped for good, refused, no seat in time
+        print(f"entrant: {url}: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, WebSocketException) as exc:  # nothing answers there, or not a cardroom server
+        print(f"entrant: cannot connect to {url}: {exc}", file=sys.stderr)
         return 1
     return 0
 

@@ -5,7 +5,10 @@ the servers run (made over the protocol) from their Redis.
 The league's files live under ``--dir`` (default ``./leagues``); ``enter`` and ``run``
 also need the server's Redis (``--redis-url``, or the embedded Redis of ``--data-dir``,
 as ``cardroom history`` finds it), and ``run`` a running server for the entrants to play
-on (``--url``, default the ``make run`` server's).
+on (``--url``, default ``ws://127.0.0.1:$CARDROOM_PORT/ws``, port 8765 when unset, as
+``cardroom healthcheck`` finds the local server). ``run`` records only matches that count:
+it checks first that a cardroom server answers at that URL, and stops with exit status 1
+at a void match (an entrant that did not play: :func:`server.league.match.void_reason`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -32,8 +36,19 @@ from .match import run_match
 from .report import published, report, row_json
 from .schedule import groups
 
-DEFAULT_URL = "ws://127.0.0.1:8765/ws"
+DEFAULT_PORT = 8765  # the server's own default (server/config.py), as cardroom healthcheck assumes
+PROBE_SECONDS = 3.0  # how long run waits for the server to answer before starting anything
 Out = Callable[[str], None]
+
+
+class RunStopped(LeagueError):
+    """``league run`` stopped: the server did not answer, or a match was void."""
+
+
+def default_url() -> str:
+    """The local server's WebSocket URL: ``ws://127.0.0.1:$CARDROOM_PORT/ws``, port 8765
+    when ``CARDROOM_PORT`` is unset or empty (as ``cardroom healthcheck`` does)."""
+    return f"ws://127.0.0.1:{os.environ.get('CARDROOM_PORT') or DEFAULT_PORT}/ws"
 
 
 def add_command(subparsers: Any) -> None:
@@ -61,7 +76,9 @@ def add_command(subparsers: Any) -> None:
                    help="every seat's stack at the start of each hand (default 200 big blinds, 1000 antes or stakes)")
     c.add_argument("--action-seconds", type=float, default=5.0,
                    help="a bot's turn clock; the timeout action plays when it runs out (default 5)")
-    c.add_argument("--config", default=None, help="the game's options as JSON, e.g. '{\"big_blind\": 20}'")
+    c.add_argument("--config", action="append", default=[], metavar="JSON|KEY=VALUE",
+                   help="the game's options: a JSON object, e.g. '{\"big_blind\": 20}', or KEY=VALUE, "
+                        "e.g. big_blind=20 (repeatable; values read as JSON, else text)")
     c.add_argument("--no-duplicate", action="store_true", help="one room per match instead of one per seating")
     c.add_argument("--format", choices=("deals", "sng"), default="deals",
                    help="deals: stacks reset every hand, results in chips (default); sng: a Hold'em sit-and-go, "
@@ -80,7 +97,8 @@ def add_command(subparsers: Any) -> None:
 
     r = sub.add_parser("run", help="play rounds of the round robin on a running server")
     common(r, redis=True)
-    r.add_argument("--url", default=DEFAULT_URL, help=f"the server the entrants play on (default {DEFAULT_URL})")
+    r.add_argument("--url", default=None, help="the server the entrants play on (default "
+                                               "ws://127.0.0.1:$CARDROOM_PORT/ws, port 8765 when unset)")
     r.add_argument("--rounds", type=int, default=1, help="round robins to play (default 1)")
     r.set_defaults(league_func=_run)
 
@@ -111,10 +129,13 @@ def _create(args: argparse.Namespace, out: Out) -> int:
     leagues = LeagueDir(args.dir)
     if leagues.exists(args.name):
         raise LeagueError(f"league {args.name!r} exists already in {args.dir}")
+    from engine.config import config_from_arguments
+    from engine.errors import ConfigError
+
     try:
-        config = json.loads(args.config) if args.config else None
-    except ValueError as exc:
-        raise LeagueError(f"--config: {exc}", 2) from None
+        config = config_from_arguments(args.config) or None
+    except ConfigError as exc:
+        raise LeagueError(f"--config: {exc.message}", 2) from None
     league = new_league(args.name, args.game, hands=args.hands, seats=args.seats, stack=args.stack,
                         action_seconds=args.action_seconds, config=config, duplicate=not args.no_duplicate,
                         format=args.format, level_hands=args.level_hands)
@@ -149,10 +170,22 @@ def _enter(args: argparse.Namespace, out: Out) -> int:
 
 
 def _run(args: argparse.Namespace, out: Out) -> int:
+    """``league run``: its errors say ``cardroom league run: ...`` (one line, status 1;
+    2 for a bad ``--url``)."""
+    try:
+        return _run_league(args, out)
+    except (LeagueError, OperatorError) as exc:
+        print(f"cardroom league run: {exc}", file=sys.stderr)
+        return exc.status
+
+
+def _run_league(args: argparse.Namespace, out: Out) -> int:
     leagues = LeagueDir(args.dir)
     league = leagues.load(args.name)
     if len(league.entrants) < league.seats:
         raise LeagueError(f"league {args.name} needs at least {league.seats} entrants (has {len(league.entrants)})")
+    url = args.url or default_url()
+    asyncio.run(_probe_server(url))  # before anything is started or written
     matches = groups([e.name for e in league.entrants], league.seats)
     logs = leagues.path(args.name) / "logs"
 
@@ -173,8 +206,12 @@ def _run(args: argparse.Namespace, out: Out) -> int:
         await publish(leagues.matches(league.name), replace=True)  # the league as its files have it
         for round_no in range(1, args.rounds + 1):
             say(f"round {round_no}/{args.rounds}: {len(matches)} match(es) at once")
-            records = await asyncio.gather(*(run_match(store, league, g, args.url, logs, say) for g in matches))
+            records = await asyncio.gather(*(run_match(store, league, g, url, logs, say) for g in matches))
+            void = [r for r in records if r["status"] == "void"]
             for record in records:
+                if record["status"] == "void":
+                    say(f"match {record['match']} void, not recorded: {record['void']}")
+                    continue
                 record["round"] = round_no
                 leagues.add_match(league.name, record)
                 await publish([record])
@@ -182,6 +219,10 @@ def _run(args: argparse.Namespace, out: Out) -> int:
                 say(f"match {record['match']} {record['status']}: " + ", ".join(
                     f"{name} {sum(h['results'].get(name, 0) for h in record['hands']):+d}"
                     for name in record["entrants"]) + ("" if record["same_decks"] else " (DECKS DIFFER)"))
+            if void:
+                more = f" (and {len(void) - 1} more void match(es): see above)" if len(void) > 1 else ""
+                raise RunStopped(f"{void[0]['void']}; match {void[0]['match']} is void: not recorded, "
+                                 f"the run stopped{more}")
         return incomplete
 
     incomplete = _with_store(args, play)
@@ -189,6 +230,26 @@ def _run(args: argparse.Namespace, out: Out) -> int:
     if incomplete:
         out(f"{incomplete} match(es) did not finish in time (status incomplete: left out of the ratings)")
     return 0
+
+
+async def _probe_server(url: str, timeout: float = PROBE_SECONDS) -> None:
+    """Raise :class:`RunStopped` unless a cardroom server answers at ``url``: a WebSocket
+    opened with the ``cardroom.json`` subprotocol within ``timeout`` seconds (and closed at
+    once: no hello, no player made). A URL that is not ws:// or wss:// is bad usage
+    (status 2)."""
+    from websockets.asyncio.client import connect as ws_connect
+    from websockets.exceptions import InvalidURI, WebSocketException
+
+    try:
+        async with ws_connect(url, subprotocols=["cardroom.json"], open_timeout=timeout) as ws:
+            if ws.subprotocol != "cardroom.json":
+                raise RunStopped(f"the server at {url} is not a cardroom server (no cardroom.json subprotocol); "
+                                 f"nothing was played")
+    except InvalidURI:
+        raise RunStopped(f"--url {url!r} is not a ws:// or wss:// URL", 2) from None
+    except (OSError, WebSocketException) as exc:  # refused, timed out, not a WebSocket endpoint
+        raise RunStopped(f"no cardroom server answers at {url} ({exc or type(exc).__name__}): start one "
+                         f"(make run) or give its address with --url; nothing was played") from None
 
 
 def _league_matches(args: argparse.Namespace) -> tuple[str, list[dict[str, Any]]]:

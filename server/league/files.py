@@ -1,5 +1,6 @@
 """A league on disk: ``<dir>/<name>/league.json`` (its settings and entrants, with their
-session tokens: mode 0600) and ``matches.jsonl`` (one record per match played, appended).
+session tokens: mode 0600, in a directory of mode 0700) and ``matches.jsonl`` (one record
+per match played, appended).
 
 Plain files keep a league inspectable and portable: the operator owns them, the server's
 Redis holds only the rooms and hands the matches played.
@@ -15,6 +16,20 @@ from pathlib import Path
 from typing import Any
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+PRIVATE_DIR = 0o700  # a league's directory: its files hold session tokens
+PRIVATE_FILE = 0o600  # league.json, and the entrants' program logs (a program may print its token)
+
+
+def keep_private(path: Path, mode: int) -> None:
+    """Take from ``path`` every permission bit that ``mode`` does not have (a league.json
+    of mode 0644 becomes 0600, a directory of 0755 becomes 0700); nothing is added, and a
+    path that is missing or not ours to change is left as it is."""
+    try:
+        current = path.stat().st_mode & 0o777
+        if current & ~mode:
+            path.chmod(current & mode)
+    except OSError:
+        pass
 
 
 class LeagueError(Exception):
@@ -91,19 +106,26 @@ class LeagueDir:
         return (self.path(name) / "league.json").is_file()
 
     def load(self, name: str) -> League:
+        """The league ``name``; its directory and league.json are made private first if
+        they are not (:func:`keep_private`: left so by an older version or a copy)."""
         file = self.path(name) / "league.json"
         if not file.is_file():
             raise LeagueError(f"no league {name!r} in {self.root} (create it with cardroom league create)")
+        keep_private(file.parent, PRIVATE_DIR)
+        keep_private(file, PRIVATE_FILE)
         data = json.loads(file.read_text())
         data["entrants"] = [Entrant(**e) for e in data.get("entrants", ())]
         return League(**data)
 
     def save(self, league: League) -> None:
+        """Write league.json (mode 0600, in its directory of mode 0700) whole, by a rename."""
         folder = self.path(league.name)
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        keep_private(folder, PRIVATE_DIR)  # (mkdir leaves an existing directory's mode alone)
         file = folder / "league.json"
         tmp = file.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds session tokens
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)  # it holds session tokens
+        os.fchmod(fd, PRIVATE_FILE)  # (a .tmp left by an earlier crash keeps its mode otherwise)
         with os.fdopen(fd, "w") as out:
             json.dump(asdict(league), out, indent=1)
         tmp.replace(file)

@@ -9,7 +9,10 @@ a ``league`` record (see :mod:`server.room.table`): seats held, stacks reset aft
 hand, closed after the last. A server process takes each room up like any room nobody
 owns; the entrants' programs say hello with their tokens, find their seat and play it
 over the ordinary protocol. One that is late, stalls or drops has its turns played by the
-game's timeout action; the match goes on.
+game's timeout action; the match goes on. A match in which an entrant's turns were mostly
+played by that clock is *void* (:func:`void_reason`): ``cardroom league run`` records none
+such, and stops. One whose entrant's programs are all gone before its first move is given
+up at once (:meth:`Programs.gone_without_moving`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,14 +37,19 @@ from ..games import GAMES
 from ..options import parse_room_options
 from ..room import table as tbl
 from ..store import Store, unpack
-from .files import Entrant, League
+from .files import PRIVATE_DIR, PRIVATE_FILE, Entrant, League
 from .schedule import seatings
 
 START_SECONDS = 3.0  # between making a match's rooms and its first deal: the entrants connect
 POLL_SECONDS = 0.5
 EXIT_GRACE_SECONDS = 5.0
+#: a match is void when an entrant that had turns in it had more than this share of them
+#: (over all the match's rooms) played by the turn clock; an entrant that made no move of
+#: its own at all is the common case (its program never connected)
+VOID_CLOCK_SHARE = 0.5
 
 Log = Callable[[str], None]
+GiveUp = Callable[[list[dict[str, Any]]], str | None]
 
 
 def entrant_command(entrant: Entrant, game: str) -> list[str]:
@@ -103,34 +112,79 @@ def hand_results(entries: list[tuple[int, list[dict[str, Any]]]], seating: tuple
     return hands, commitments, places
 
 
+@dataclass
+class ProgramSeat:
+    """One seat's program: whose it is, where it plays, its log, its process (None: it
+    could not be started)."""
+
+    entrant: str
+    room: str
+    seat: int
+    log: Path
+    proc: subprocess.Popen[bytes] | None
+
+    def exited(self) -> bool:
+        return self.proc is None or self.proc.poll() is not None
+
+
 class Programs:
-    """The entrants' programs of one match (stdout and stderr to a log file each)."""
+    """The entrants' programs of one match (stdout and stderr to a log file each, mode
+    0600 in a directory of mode 0700: a program may print what it was given)."""
 
     def __init__(self, logs: Path) -> None:
         self.logs = logs
-        self.procs: list[tuple[str, subprocess.Popen[bytes]]] = []
+        self.seats: list[ProgramSeat] = []
 
     def start(self, entrant: Entrant, game: str, url: str, room: str, seat: int) -> None:
-        self.logs.mkdir(parents=True, exist_ok=True)
+        self.logs.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        self.logs.mkdir(exist_ok=True, mode=PRIVATE_DIR)
         env = dict(os.environ, CARDROOM_URL=url, CARDROOM_TOKEN=entrant.token, CARDROOM_ROOM=room,
                    CARDROOM_SEAT=str(seat), CARDROOM_GAME=game)
-        with open(self.logs / f"{room}-{seat}-{entrant.name}.log", "wb") as log:
+        path = self.logs / f"{room}-{seat}-{entrant.name}.log"
+        proc = None
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE), "wb") as log:
             try:
                 proc = subprocess.Popen(entrant_command(entrant, game), stdout=log, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-            except OSError as exc:  # a command that cannot start: the seat's turns time out
+            except OSError as exc:  # a command that cannot start: the match is given up (gone_without_moving)
                 log.write(f"league: could not start {entrant.command!r}: {exc}\n".encode())
-                return
-        self.procs.append((entrant.name, proc))
+        self.seats.append(ProgramSeat(entrant.name, room, seat, path, proc))
+
+    def gone_without_moving(self, league: League, tables: list[dict[str, Any]], url: str) -> str | None:
+        """Why the match cannot count, when an entrant's programs have all exited (or never
+        started) while none of the match's ``tables`` (room snapshots) has an action of its
+        player: it will make no move in this match. None while that is not so."""
+        for name in dict.fromkeys(p.entrant for p in self.seats):
+            mine = [p for p in self.seats if p.entrant == name]
+            if not all(p.exited() for p in mine):
+                continue
+            player = league.entrant(name).player
+            if any((t.get("answers") or {}).get(player) for t in tables):
+                continue
+            first = mine[0]
+            how = ("could not be started" if first.proc is None
+                   else f"exited (status {first.proc.returncode}) before its first move")
+            said = last_line(first.log)
+            return (f"entrant {name} did not play on {url}: its program {how}"
+                    f"{f', saying: {said}' if said else ''} (log: {first.log})")
+        return None
+
+    def log_of(self, name: str) -> tuple[Path | None, str]:
+        """The log of ``name``'s first seat in this match, and its last line ("" if none)."""
+        for p in self.seats:
+            if p.entrant == name:
+                return p.log, last_line(p.log)
+        return None, ""
 
     async def stop(self, grace: float = EXIT_GRACE_SECONDS) -> list[str]:
         """Wait up to ``grace`` seconds for them to exit, then end them; returns the names
         of those that had to be ended."""
+        procs = [(p.entrant, p.proc) for p in self.seats if p.proc is not None]
         deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(p.poll() is None for _, p in self.procs):
+        while time.monotonic() < deadline and any(p.poll() is None for _, p in procs):
             await asyncio.sleep(0.1)
         ended = []
-        for name, p in self.procs:
+        for name, p in procs:
             if p.poll() is None:
                 ended.append(name)
                 for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -141,6 +195,80 @@ class Programs:
                     except (ProcessLookupError, subprocess.TimeoutExpired):
                         continue
         return ended
+
+
+def last_line(path: Path, tail: int = 2048) -> str:
+    """The last non-empty line of the file at ``path`` (its last ``tail`` bytes read; at
+    most 300 characters), or "" when there is none."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - tail))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return ""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def seat_turns(entries: list[tuple[int, list[dict[str, Any]]]], seats: int) -> list[list[int]]:
+    """Per seat of a room, from its event stream: ``[own moves, turns played by the turn
+    clock]``. Only the changes made while a hand is played count (after its
+    ``hand_started``, up to the one with its ``hand_ended``): one opening with
+    ``timed_out`` is the clock's turn of that event's seat; any other is a move of the seat
+    its first event names (every game's move events name the seat that moved first)."""
+    turns = [[0, 0] for _ in range(seats)]
+    in_hand = False
+    for _version, events in entries:
+        if not events:
+            continue
+        kinds = {e.get("type") for e in events}
+        if "hand_started" in kinds:
+            in_hand = "hand_ended" not in kinds
+            continue
+        if not in_hand:
+            continue
+        first = events[0]
+        seat = first.get("seat")
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
+            turns[seat][1 if first.get("type") == "timed_out" else 0] += 1
+        in_hand = "hand_ended" not in kinds
+    return turns
+
+
+def match_turns(league: League, record: dict[str, Any],
+                streams: list[list[tuple[int, list[dict[str, Any]]]]]) -> dict[str, list[int]]:
+    """Per entrant of the match that is not a room bot: ``[own moves, turns played by the
+    turn clock]`` over all its rooms (``streams``: each room's event stream, in the order
+    of ``record["rooms"]``)."""
+    total = {name: [0, 0] for name in record["entrants"] if not league.entrant(name).bot}
+    for room, entries in zip(record["rooms"], streams, strict=True):
+        for name, (moves, clock) in zip(room["seats"], seat_turns(entries, len(room["seats"])), strict=True):
+            if name in total:
+                total[name][0] += moves
+                total[name][1] += clock
+    return total
+
+
+def void_reason(record: dict[str, Any], turns: dict[str, list[int]], url: str,
+                log_of: Callable[[str], tuple[Path | None, str]]) -> str | None:
+    """Why the match must not count, or None: no hand of it was played, or an entrant
+    had more than ``VOID_CLOCK_SHARE`` of its turns played by the turn clock (one that
+    made no move at all included). ``log_of(entrant)``: its program's log and last line."""
+    if not record.get("hands"):
+        return f"no hand of match {record['match']} was played (is a server on this Redis?)"
+    for name, (moves, clock) in turns.items():
+        if moves + clock == 0 or clock <= VOID_CLOCK_SHARE * (moves + clock):
+            continue
+        log, said = log_of(name)
+        where = f"log: {log}" if log is not None else "no program log"
+        if moves == 0:
+            return (f"entrant {name} made no move in match {record['match']}: all {clock} of its turns were "
+                    f"played by the turn clock (did it connect to {url}?{f' it said: {said};' if said else ''} "
+                    f"{where})")
+        return (f"entrant {name} had {clock} of its {moves + clock} turns in match {record['match']} played "
+                f"by the turn clock, more than {VOID_CLOCK_SHARE:.0%} ({where})")
+    return None
 
 
 def match_seconds(league: League, group: tuple[str, ...] | list[str]) -> float:
@@ -196,13 +324,15 @@ def match_seats(league: League, record: dict[str, Any]) -> list[tuple[Entrant, s
 
 
 async def finish_match(store: Store, league: League, record: dict[str, Any], seed: str, log: Log,
-                       timeout: float | None = None) -> dict[str, Any]:
+                       timeout: float | None = None, give_up: GiveUp | None = None) -> dict[str, Any]:
     """Wait for the match's rooms to close (or its time to run out, counted from its
-    start), then complete its record from the rooms' event streams and free the seats."""
+    start, or ``give_up(room snapshots)`` to give a reason to stop waiting), then complete
+    its record from the rooms' event streams and free the seats."""
     limit = timeout if timeout is not None else match_seconds(league, record["entrants"])
     limit -= max(0.0, time.time() - record["started_ms"] / 1000)
     rooms = [(r["room"], tuple(r["seats"])) for r in record["rooms"]]
-    closed = await _wait_closed(store, record["match"], [room for room, _ in rooms], league.hands, limit, log)
+    closed = await _wait_closed(store, record["match"], [room for room, _ in rooms], league.hands, limit, log,
+                                give_up)
     hands: list[dict[str, Any]] = []
     by_room: list[dict[int, str]] = []
     whole = True  # every room's hands are all in its stream, from the first
@@ -233,28 +363,57 @@ async def finish_match(store: Store, league: League, record: dict[str, Any], see
 async def run_match(store: Store, league: League, group: tuple[str, ...], url: str, logs: Path,
                     log: Log, timeout: float | None = None) -> dict[str, Any]:
     """Play one match of ``group``, starting a program for every seat; returns its
-    record (see docs/league.md)."""
+    record (see docs/league.md). A match that must not count comes back with status
+    ``void`` and the reason, one line, in ``void``: an entrant whose programs all ended
+    before its first move (found as soon as they have, without waiting for the match to
+    end), or one of :func:`void_reason`."""
     record, seed = await start_match(store, league, group, log)
     programs = Programs(logs / record["match"])
     for entrant, room, seat in match_seats(league, record):
         programs.start(entrant, league.game, url, room, seat)
+
+    def give_up(tables: list[dict[str, Any]]) -> str | None:
+        return programs.gone_without_moving(league, tables, url)
+
+    gone = None
     try:
-        return await finish_match(store, league, record, seed, log, timeout)
+        record = await finish_match(store, league, record, seed, log, timeout, give_up)
+        if record["status"] != "done":  # given up, or out of time: was an entrant gone? (before stop() ends them)
+            gone = give_up(await _snapshots(store, [r["room"] for r in record["rooms"]]))
     finally:
         ended = await programs.stop()
         if ended:
             log(f"match {record['match']}: ended entrant programs still running after the match: {', '.join(ended)}")
+    streams = [await store.room_events(r["room"]) for r in record["rooms"]]
+    why = gone or void_reason(record, match_turns(league, record, streams), url, programs.log_of)
+    if why is not None:
+        record.update(status="void", void=why)
+    return record
 
 
-async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, limit: float, log: Log) -> bool:
-    """Wait until every room of the match is closed (True) or ``limit`` seconds passed."""
+async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, limit: float, log: Log,
+                       give_up: GiveUp | None = None) -> bool:
+    """Wait until every room of the match is closed (True) or ``limit`` seconds passed
+    or ``give_up`` (called with the rooms' snapshots found) gave a reason (False)."""
+
+    def over(tables: list[dict[str, Any]]) -> bool:
+        return len(tables) == len(rooms) and all(t.get("closed") for t in tables)
+
     deadline = time.monotonic() + limit
     said = time.monotonic()
     while True:
-        snaps = [await store.load_room_raw(room) for room in rooms]
-        tables = [unpack(s) for s in snaps if s is not None]
-        if len(tables) == len(rooms) and all(t.get("closed") for t in tables):
+        tables = await _snapshots(store, rooms)
+        if over(tables):
             return True
+        if give_up is not None and give_up(tables) is not None:
+            # read again: what gave up (a program that exited) may have followed the close
+            tables = await _snapshots(store, rooms)
+            if over(tables):
+                return True
+            why = give_up(tables)
+            if why is not None:
+                log(f"match {match}: given up: {why}")
+                return False
         if time.monotonic() >= deadline:
             log(f"match {match}: not over after {limit:.0f} s: stopped")
             return False
@@ -262,3 +421,8 @@ async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, l
             said = time.monotonic()
             log(f"match {match}: " + ", ".join(f"{t['room']} hand {t['hand_no']}/{hands}" for t in tables))
         await asyncio.sleep(POLL_SECONDS)
+
+
+async def _snapshots(store: Store, rooms: list[str]) -> list[dict[str, Any]]:
+    """The snapshots of those of ``rooms`` that exist."""
+    return [unpack(s) for s in [await store.load_room_raw(room) for room in rooms] if s is not None]

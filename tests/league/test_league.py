@@ -4,6 +4,7 @@ separate programs over WebSocket, results read back from the rooms' event stream
 from __future__ import annotations
 
 import json
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import redis
 
 from engine import fairness
 from server.store import Keys, unpack
-from tests.fault.harness import ROOT, RedisProcess, ServerProcess
+from tests.fault.harness import ROOT, RedisProcess, ServerProcess, free_port
 
 
 @pytest.fixture(scope="module")
@@ -107,24 +108,70 @@ def _revealed_decks(events: list[dict]) -> dict[int, list[int]]:
     return out
 
 
-def test_entrants_that_stall_or_crash_do_not_stop_the_league(cluster):
-    """One entrant's program never connects (sleeps), another exits at once: their turns
-    are played by the timeout action, every match finishes, and the standings rank them."""
+def test_entrants_that_stall_or_crash_void_their_matches_and_stop_the_run(cluster):
+    """One entrant's program never connects (sleeps), another exits at once: the matches of
+    the one that exits are given up as soon as it has, the other's is played out by the
+    turn clock; all three are void, none is recorded, and the run exits 1 with one line."""
     r, server, tmp = cluster
     league(tmp, r, "create", "stalls", "--game", "holdem", "--hands", "3", "--action-seconds", "0.3")
     league(tmp, r, "enter", "stalls", "--entrant", "good", "--strategy", "smart")
     league(tmp, r, "enter", "stalls", "--entrant", "sleepy", "--command", f"{sys.executable} -c 'import time; time.sleep(600)'")
     league(tmp, r, "enter", "stalls", "--entrant", "crashy", "--command", f"{sys.executable} -c 'raise SystemExit(3)'")
-    out = league(tmp, r, "run", "stalls", "--url", server.ws_url).stdout
-    assert "ended entrant programs still running after the match: sleepy" in out
-    matches = [json.loads(line) for line in (tmp / "leagues" / "stalls" / "matches.jsonl").read_text().splitlines()]
-    assert len(matches) == 3 and all(m["status"] == "done" for m in matches)
-    assert all(len(m["hands"]) == 6 for m in matches)
-    timed_out = [e for m in matches for room in m["rooms"] for e in events_of(r, room["room"])
-                 if e["type"] == "timed_out"]
-    assert timed_out  # the absent entrants' turns were played for them
-    rows = [json.loads(line) for line in league(tmp, r, "standings", "stalls", "--json").stdout.splitlines()]
-    assert {row["entrant"] for row in rows} == {"good", "sleepy", "crashy"}
+    out = league(tmp, r, "run", "stalls", "--url", server.ws_url, check=False)
+    assert out.returncode == 1, out.stderr + out.stdout
+    (line,) = out.stderr.splitlines()
+    assert line.startswith("cardroom league run: entrant sleepy made no move in match m-"), line
+    assert "of its turns were played by the turn clock (did it connect to" in line
+    assert line.endswith("is void: not recorded, the run stopped (and 2 more void match(es): see above)"), line
+    crashy = [x for x in out.stdout.splitlines() if "void, not recorded: entrant crashy did not play on" in x]
+    assert len(crashy) == 2 and all("its program exited (status 3) before its first move" in x for x in crashy)
+    assert "ended entrant programs still running after the match: sleepy" in out.stdout
+    assert not (tmp / "leagues" / "stalls" / "matches.jsonl").exists()
+    standings = league(tmp, r, "standings", "stalls").stdout
+    assert "no match played yet" in standings
+
+
+def _entrant_at(url: str, strategy: str = "random") -> str:
+    """An entrant command that plays on ``url`` whatever league run tells it."""
+    return f"env CARDROOM_URL={url} {sys.executable} -m client_demo.entrant --game holdem --strategy {strategy}"
+
+
+def test_run_with_url_where_nothing_listens_plays_nothing_and_changes_nothing(cluster):
+    """The tester's case: a server on the league's Redis, ``--url`` where nothing
+    listens. Before, every hand was played by the clock and the made-up result rated."""
+    r, server, tmp = cluster
+    league(tmp, r, "create", "nowhere", "--game", "holdem", "--hands", "2", "--action-seconds", "0.3")
+    for entrant, strategy in (("ann", "smart"), ("bo", "random")):
+        league(tmp, r, "enter", "nowhere", "--entrant", entrant, "--strategy", strategy)
+    url = f"ws://127.0.0.1:{free_port()}/ws"
+    out = league(tmp, r, "run", "nowhere", "--url", url, check=False)
+    assert out.returncode == 1 and out.stdout == "", out
+    assert out.stderr.startswith(f"cardroom league run: no cardroom server answers at {url} (")
+    assert len(out.stderr.splitlines()) == 1
+    assert not (tmp / "leagues" / "nowhere" / "matches.jsonl").exists()
+    assert not (tmp / "leagues" / "nowhere" / "logs").exists()  # no entrant was started
+    (listed,) = _ask(server.ws_url, {"t": "list_leagues"})
+    assert "nowhere" not in [x["name"] for x in listed["leagues"]]  # nothing published either
+
+
+def test_an_entrant_that_cannot_connect_stops_the_run_at_once_with_its_url_and_log(cluster):
+    r, server, tmp = cluster
+    league(tmp, r, "create", "lost", "--game", "holdem", "--hands", "200", "--action-seconds", "2")
+    league(tmp, r, "enter", "lost", "--entrant", "ann", "--strategy", "smart")
+    nowhere = f"ws://127.0.0.1:{free_port()}/ws"
+    league(tmp, r, "enter", "lost", "--entrant", "bo", "--command", _entrant_at(nowhere))
+    out = league(tmp, r, "run", "lost", "--url", server.ws_url, check=False)
+    assert out.returncode == 1, out.stderr + out.stdout
+    (line,) = out.stderr.splitlines()
+    assert line.startswith(f"cardroom league run: entrant bo did not play on {server.ws_url}: its program exited "
+                           f"(status 1) before its first move, saying: entrant: cannot connect to {nowhere}: "), line
+    log = Path(line.split("(log: ")[1].split(")")[0])
+    assert log.parent.parent == tmp / "leagues" / "lost" / "logs" and log.name.endswith("-bo.log")
+    assert f"entrant: cannot connect to {nowhere}" in log.read_text()
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600 and stat.S_IMODE(log.parent.stat().st_mode) == 0o700
+    assert line.endswith("is void: not recorded, the run stopped"), line
+    assert not (tmp / "leagues" / "lost" / "matches.jsonl").exists()
+    assert ": given up: entrant bo did not play on" in out.stdout  # at once, not after 200 deals
 
 
 def test_bad_usage_gets_one_line_and_status_2(tmp_path):
