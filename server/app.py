@@ -5,13 +5,16 @@ the cluster as a new node and starts listening; rooms are taken lazily, when a r
 or a due timer needs them. ``App.stop()`` shuts down gracefully: stop accepting, refuse
 new requests, let every owned room finish its queued commands (each is stored before it
 is answered) and give its lease back so another process takes it at once, flush what is
-queued for clients, then close sockets with 1001.
+queued for clients, then close sockets with 1001. :func:`serve_forever` gives that
+:data:`STOP_GRACE_SECONDS`; past it (Redis frozen or unreachable, so each step waits out
+its command timeout) it closes what is left at once with :meth:`App.abort`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import time
 from collections.abc import Callable, Mapping
@@ -42,6 +45,9 @@ from .transport import WS_PATH, Connection, make_process_request, select_subprot
 log = logging.getLogger(__name__)
 
 EMBEDDED_WATCH_SECONDS = 1.0
+#: seconds a graceful shutdown may take before the rest is closed at once; below the
+#: 10 s an orchestrator usually waits after SIGTERM (and docs/server.md promises)
+STOP_GRACE_SECONDS = 8.0
 
 
 def default_games() -> dict[str, Game]:
@@ -203,6 +209,21 @@ class App:
             self.embedded.stop()
             self.embedded = None
 
+    def abort(self) -> None:
+        """Close what :meth:`stop` left, at once and without Redis: the end of a shutdown
+        that ran past its grace. Rooms this process held are taken over when their leases
+        run out; nothing acknowledged is lost (it was stored before it was answered)."""
+        for session in list(self.sessions):
+            session.stop()
+            session.ws.transport.abort()
+        if self.server is not None:
+            self.server.server.close()
+            self.server = None
+        self.clients = None  # its connections end with the process
+        if self.embedded is not None:
+            self.embedded.stop()
+            self.embedded = None
+
     async def _handle(self, ws: ServerConnection) -> None:
         s = self.settings
         assert self.lobby is not None and ws.subprotocol is not None
@@ -289,8 +310,10 @@ def _ref_of(codec: Codec, frame: str | bytes) -> str | int | None:
         return None
 
 
-async def serve_forever(app: App, ready: Callable[[App], None] | None = None) -> None:
-    """Run until SIGTERM or SIGINT, then shut down gracefully."""
+async def serve_forever(app: App, ready: Callable[[App], None] | None = None) -> bool:
+    """Run until SIGTERM or SIGINT, then shut down gracefully: within
+    :data:`STOP_GRACE_SECONDS`, else by :meth:`App.abort`. True when the shutdown was
+    graceful."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -306,4 +329,24 @@ async def serve_forever(app: App, ready: Callable[[App], None] | None = None) ->
         await stop.wait()
     finally:
         log.info("shutting down")
-        await app.stop()
+        graceful = await _stop_within_grace(app)
+    return graceful
+
+
+async def _stop_within_grace(app: App) -> bool:
+    try:
+        await asyncio.wait_for(app.stop(), STOP_GRACE_SECONDS)
+        return True
+    except TimeoutError:
+        log.error("shutdown: not done after %g s (is Redis frozen or unreachable?): closing the rest "
+                  "at once; other servers take this one's rooms over when their leases run out",
+                  STOP_GRACE_SECONDS)
+    app.abort()
+    others = asyncio.all_tasks() - {asyncio.current_task()}
+    try:  # what is left waits on Redis: cancelled, it ends (see server.aio.cancel_and_wait)
+        await asyncio.wait_for(cancel_and_wait(others), 1.0)
+    except TimeoutError:
+        log.error("shutdown: %d tasks did not end; exiting anyway", len([t for t in others if not t.done()]))
+        logging.shutdown()
+        os._exit(1)  # asyncio.run() would wait for them without end
+    return False
