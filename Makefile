@@ -1,9 +1,12 @@
-# `make run` and `make test` each work as the first command on a fresh machine:
-# they create .venv when it is missing and (re)install the project when pyproject changes.
+# `make run` and `make test` each work as the first command on a fresh machine, and after
+# one another: they create .venv when it is missing and (re)install when pyproject changes.
+# `make run` installs the project alone (what serving needs); `make test`, `lint` and `bench`
+# install the dev extra too (pytest, ruff, Playwright, the reference evaluators, ...).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 # pytest-xdist workers for `make test`: the suite waits on timers, leases and sockets as much
 # as it computes, so it runs more workers than the machine has cores
 JOBS   ?= 3
@@ -11,25 +14,36 @@ ARGS   ?=
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+# the first lines of both installs: Python 3.11+, .venv, a current pip
+define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
+endef
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(RUN_STAMP)
+
+# the dev extra includes the project: the `make run` stamp is then up to date too
+$(DEV_STAMP): pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(DEV_STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/cardroom serve
 
 # `make test ARGS="tests/engine -k evaluator"` runs a part; JOBS=0 runs it in this one process (no workers)
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup --no-loadscope-reorder $(ARGS)
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/eval_bench.py
 
 clean:

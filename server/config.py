@@ -1,7 +1,8 @@
 """Server settings from command-line flags and ``CARDROOM_*`` environment variables.
 
 Precedence: flag, then environment variable, then default. ``REDIS_URL`` is also
-honoured. Values are validated; :class:`SettingsError` names the bad one.
+honoured. Values are validated; :class:`SettingsError` names the bad one by its flag
+(and by the environment variable, when it came from one).
 """
 
 from __future__ import annotations
@@ -16,7 +17,58 @@ from typing import Any
 
 
 class SettingsError(ValueError):
-    """A setting with a bad value."""
+    """A setting with a bad value. The message names the setting by its command-line flag
+    (``--lease-ms must be 300..600000, got 5``); :attr:`settings` holds the
+    :class:`Settings` fields it is about, so that :func:`settings_from` can add which
+    environment variable a bad value came from."""
+
+    def __init__(self, message: str, *settings: str) -> None:
+        super().__init__(message)
+        self.settings = settings
+
+
+def flag_of(name: str) -> str:
+    """The command-line flag of the setting ``name`` (``lease_ms`` -> ``--lease-ms``)."""
+    return _FLAGS[name][0]
+
+
+def _shown(value: object) -> str:
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _check(ok: bool, name: str, expected: str, value: object) -> None:
+    """Raise ``--flag must be <expected>, got <value>`` unless ``ok``."""
+    if not ok:
+        raise SettingsError(f"{flag_of(name)} must be {expected}, got {_shown(value)}", name)
+
+
+_ORIGIN = re.compile(r"([a-z][a-z0-9+.-]*)://([a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::([0-9]+))?/?")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def origin_problem(origin: str) -> str | None:
+    """What is wrong with one ``--allowed-origins`` entry, or None when it is ``*`` or an
+    origin as a browser sends it in its ``Origin`` header: ``scheme://host`` or
+    ``scheme://host:port`` (a trailing ``/`` is tolerated), lowercase, no path, query,
+    user name or default port."""
+    if origin == "*":
+        return None
+    if "*" in origin:
+        return "is a pattern: only * on its own is a wildcard (any origin)"
+    match = _ORIGIN.fullmatch(origin.lower())
+    if match is None:
+        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]+[/?#].", origin):
+            return "has a path or query: an origin is scheme://host[:port] only, e.g. https://play.example.com"
+        return "is not an origin: write scheme://host or scheme://host:port, e.g. https://play.example.com"
+    scheme, _, port = match.groups()
+    if port is not None and not 1 <= int(port) <= 65535:
+        return "has a port outside 1..65535"
+    if port is not None and _DEFAULT_PORTS.get(scheme) == int(port):
+        bare = origin.lower().rstrip("/").removesuffix(f":{port}")
+        return f"names the default port, which browsers leave out: write {bare!r}"
+    if origin != origin.lower():
+        return f"must be lowercase, as browsers send it: write {origin.lower()!r}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -56,53 +108,52 @@ class Settings:
     max_league_runs: int = 4
 
     def validate(self) -> Settings:
-        if not 0 <= self.port <= 65535:
-            raise SettingsError(f"port must be 0..65535, got {self.port}")
-        if self.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise SettingsError(f"log_level must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {self.log_level!r}")
-        if self.max_frame < 256:
-            raise SettingsError(f"max_frame must be at least 256 bytes, got {self.max_frame}")
+        """Return self, or raise :class:`SettingsError` naming the first bad setting by its flag."""
+        _check(0 <= self.port <= 65535, "port", "0..65535", self.port)
+        _check(self.log_level.upper() in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"), "log_level",
+               "DEBUG, INFO, WARNING, ERROR or CRITICAL", self.log_level)
+        _check(self.max_frame >= 256, "max_frame", "at least 256 (bytes)", self.max_frame)
         if self.hard_max_frame < self.max_frame:
-            raise SettingsError("hard_max_frame must be at least max_frame")
-        if not 0 < self.rate <= 1e9 or self.burst < 1 or self.abuse_limit < 1:
-            raise SettingsError("rate must be > 0 (and finite), burst and abuse_limit at least 1")
-        if self.send_queue < 8:
-            raise SettingsError(f"send_queue must be at least 8, got {self.send_queue}")
-        if self.grant < 0:
-            raise SettingsError("grant must not be negative")
-        if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
-            raise SettingsError(f"redis_url must start with redis://, rediss:// or unix://, got {self.redis_url!r}")
+            raise SettingsError(f"--hard-max-frame must be at least --max-frame ({self.max_frame}), "
+                                f"got {self.hard_max_frame}", "hard_max_frame", "max_frame")
+        _check(0 < self.rate <= 1e9, "rate", "above 0 and at most 1000000000", self.rate)
+        _check(self.burst >= 1, "burst", "at least 1", self.burst)
+        _check(self.abuse_limit >= 1, "abuse_limit", "at least 1", self.abuse_limit)
+        _check(self.send_queue >= 8, "send_queue", "at least 8", self.send_queue)
+        _check(self.grant >= 0, "grant", "0 or more", self.grant)
+        if self.redis_url is not None:
+            _check(self.redis_url.startswith(("redis://", "rediss://", "unix://")), "redis_url",
+                   "a redis://, rediss:// or unix:// URL", self.redis_url)
         if "{" in self.key_prefix or "}" in self.key_prefix:
-            raise SettingsError("key_prefix must not contain { or } (Redis Cluster hash tags)")
-        if not 300 <= self.lease_ms <= 600_000:
-            raise SettingsError(f"lease_ms must be 300..600000, got {self.lease_ms}")
-        if not 1 <= self.room_idle_seconds <= 86_400:
-            raise SettingsError(f"room_idle_seconds must be 1..86400, got {self.room_idle_seconds}")
-        if not 0.1 <= self.forward_timeout <= 60:
-            raise SettingsError(f"forward_timeout must be 0.1..60, got {self.forward_timeout}")
-        if not 4 <= self.redis_pool <= 10_000:
-            raise SettingsError(f"redis_pool must be 4..10000, got {self.redis_pool}")
+            raise SettingsError("--key-prefix must not contain { or } (Redis Cluster hash tags), "
+                                f"got {self.key_prefix!r}", "key_prefix")
+        _check(300 <= self.lease_ms <= 600_000, "lease_ms", "300..600000", self.lease_ms)
+        _check(1 <= self.room_idle_seconds <= 86_400, "room_idle_seconds", "1..86400", self.room_idle_seconds)
+        _check(0.1 <= self.forward_timeout <= 60, "forward_timeout", "0.1..60", self.forward_timeout)
+        _check(4 <= self.redis_pool <= 10_000, "redis_pool", "4..10000", self.redis_pool)
         for name in ("max_connections_per_ip", "new_players_per_minute", "new_rooms_per_minute"):
-            if not 0 <= getattr(self, name) <= 1_000_000:
-                raise SettingsError(f"{name} must be 0 (no limit) to 1000000, got {getattr(self, name)}")
-        if not 1 <= self.hello_timeout <= 3600:
-            raise SettingsError(f"hello_timeout must be 1..3600 seconds, got {self.hello_timeout}")
-        if not (self.idle_timeout == 0 or 1 <= self.idle_timeout <= 7 * 86_400):
-            raise SettingsError(f"idle_timeout must be 0 (never) or 1..604800 seconds, got {self.idle_timeout}")
-        if not 0 <= self.empty_room_minutes <= 525_600:
-            raise SettingsError(f"empty_room_minutes must be 0 (never) to 525600, got {self.empty_room_minutes}")
-        if not 100 <= self.history_entries <= 10_000_000:
-            raise SettingsError(f"history_entries must be 100..10000000, got {self.history_entries}")
-        if not 0 <= self.keep_closed_days <= 36_500:
-            raise SettingsError(f"keep_closed_days must be 0 (forever) to 36500, got {self.keep_closed_days}")
-        if not 0 <= self.max_league_runs <= 1000:
-            raise SettingsError(f"max_league_runs must be 0 (none here) to 1000, got {self.max_league_runs}")
-        if self.admin_token is not None and len(self.admin_token) < 16:
-            raise SettingsError("admin_token must be at least 16 characters")
-        if not 0.01 <= self.token_days <= 3650:
-            raise SettingsError(f"token_days must be 0.01..3650, got {self.token_days}")
-        if self.node_id is not None and not re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id):
-            raise SettingsError(f"node_id must be n- then 1-64 letters, digits, _ . -, got {self.node_id!r}")
+            _check(0 <= getattr(self, name) <= 1_000_000, name, "0 (no limit) to 1000000", getattr(self, name))
+        _check(1 <= self.hello_timeout <= 3600, "hello_timeout", "1..3600 seconds", self.hello_timeout)
+        _check(self.idle_timeout == 0 or 1 <= self.idle_timeout <= 7 * 86_400, "idle_timeout",
+               "0 (never) or 1..604800 seconds", self.idle_timeout)
+        _check(0 <= self.empty_room_minutes <= 525_600, "empty_room_minutes", "0 (never) to 525600",
+               self.empty_room_minutes)
+        _check(100 <= self.history_entries <= 10_000_000, "history_entries", "100..10000000",
+               self.history_entries)
+        _check(0 <= self.keep_closed_days <= 36_500, "keep_closed_days", "0 (forever) to 36500",
+               self.keep_closed_days)
+        _check(0 <= self.max_league_runs <= 1000, "max_league_runs", "0 (none here) to 1000",
+               self.max_league_runs)
+        if self.admin_token is not None and len(self.admin_token) < 16:  # never echo a secret
+            raise SettingsError("--admin-token must be at least 16 characters", "admin_token")
+        _check(0.01 <= self.token_days <= 3650, "token_days", "0.01..3650", self.token_days)
+        if self.node_id is not None:
+            _check(re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id) is not None, "node_id",
+                   "n- then 1-64 letters, digits, _ . -", self.node_id)
+        for origin in (o.strip() for o in self.allowed_origins.split(",")):
+            problem = origin_problem(origin) if origin else None
+            if problem is not None:
+                raise SettingsError(f"--allowed-origins: {origin!r} {problem}", "allowed_origins")
         return self
 
 
@@ -128,12 +179,12 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "redis_pool": ("--redis-pool", int, "Redis connections (and concurrent commands) per process (default 64)"),
     "node_id": ("--node-id", str, "this process's id in the cluster, n-... (default: random)"),
     "token_days": ("--token-days", float, "a session token expires after this many days unused (default 30)"),
-    "allowed_origins": ("--allowed-origins", str, "comma-separated origins whose pages may connect besides this server's own ('*': any)"),
+    "allowed_origins": ("--allowed-origins", str, "comma-separated origins (scheme://host[:port], e.g. https://play.example.com) whose pages may connect besides this server's own ('*': any)"),
     "max_connections_per_ip": ("--max-connections-per-ip", int, "open connections per address (default 64; 0: no limit)"),
     "new_players_per_minute": ("--new-players-per-minute", int, "new players per address per minute (default 30; 0: no limit)"),
     "new_rooms_per_minute": ("--new-rooms-per-minute", int, "new rooms per address per minute (default 30; 0: no limit)"),
-    "limit_loopback": ("--limit-loopback", "bool", "apply the per-address limits to loopback too (default no)"),
-    "forwarded_for": ("--forwarded-for", "bool", "take the client address from X-Forwarded-For (set by a trusted proxy; default no)"),
+    "limit_loopback": ("--limit-loopback", "bool", "apply the per-address limits to loopback too"),
+    "forwarded_for": ("--forwarded-for", "bool", "take the client address from X-Forwarded-For (set by a trusted proxy)"),
     "hello_timeout": ("--hello-timeout", float, "close a connection that has not said hello after this many seconds (default 15)"),
     "idle_timeout": ("--idle-timeout", float, "close a connection silent for this many seconds (default 3600; 0: never)"),
     "admin_token": ("--admin-token", str, "bearer token for /metrics and /admin (default none: /admin off, /metrics loopback only)"),
@@ -144,6 +195,9 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
 }
 
 
+YES_NO_SPELLINGS = "yes or no (also true/false, on/off, 1/0, any case)"
+
+
 def yes_no(text: str) -> bool:
     """A yes/no setting: yes, no, true, false, on, off, 1, 0 (any case)."""
     value = text.strip().lower()
@@ -151,36 +205,75 @@ def yes_no(text: str) -> bool:
         return True
     if value in ("no", "false", "off", "0"):
         return False
-    raise ValueError(f"expected yes or no, got {text!r}")
+    raise ValueError(f"expected {YES_NO_SPELLINGS}, got {text!r}")
 
 
-def _parser(typ: Any) -> Any:
-    return yes_no if typ == "bool" else typ
+# what a flag or variable of each type must look like, for the error when it does not
+_EXPECTED = {int: "a whole number", float: "a number", "bool": YES_NO_SPELLINGS}
+
+
+def _convert(name: str, given: object) -> object:
+    """The value of setting ``name`` from a flag's or variable's text (a value that is not
+    text, e.g. a ``Path`` another command passes, is taken as it is); raises
+    :class:`SettingsError` naming the flag when the text is not of the setting's type."""
+    typ = _FLAGS[name][1]
+    if not isinstance(given, str):
+        return given
+    try:
+        return yes_no(given) if typ == "bool" else typ(given)
+    except ValueError:
+        raise SettingsError(f"{flag_of(name)} must be {_EXPECTED.get(typ, 'valid')}, got {given!r}", name) from None
+
+
+def _default_word(name: str) -> str:
+    default = next(f.default for f in fields(Settings) if f.name == name)
+    return "yes" if default else "no"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One option per setting, its help ending with its ``CARDROOM_*`` variable. Options
+    are read as text: :func:`settings_from` converts and checks them, so that every bad
+    value is one ``--flag must be ...`` line rather than argparse's usage message."""
     for name, (flag, typ, help_) in _FLAGS.items():
         env = "CARDROOM_" + name.upper()
         extra = " [env REDIS_URL or CARDROOM_REDIS_URL]" if name == "redis_url" else f" [env {env}]"
-        parser.add_argument(flag, dest=name, type=_parser(typ), default=None, help=help_ + extra)
+        metavar = None
+        if typ == "bool":
+            metavar = "{yes,no}"
+            help_ = f"{help_}: {YES_NO_SPELLINGS}; default {_default_word(name)}"
+        parser.add_argument(flag, dest=name, default=None, metavar=metavar, help=help_ + extra)
+
+
+def _from_environment(name: str, env: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(variable, text)`` setting ``name`` in ``env`` (empty counts as unset), or None."""
+    variables = ["CARDROOM_" + name.upper()] + (["REDIS_URL"] if name == "redis_url" else [])
+    for variable in variables:
+        raw = env.get(variable)
+        if raw is not None and raw != "":
+            return variable, raw
+    return None
 
 
 def settings_from(args: argparse.Namespace | None = None, environ: Mapping[str, str] | None = None) -> Settings:
-    """Build validated settings: flags first, then ``CARDROOM_*`` variables, then defaults."""
+    """Build validated settings: flags first, then ``CARDROOM_*`` variables, then defaults.
+
+    A bad value raises :class:`SettingsError` naming its flag, followed by
+    ``(from CARDROOM_...)`` when the value came from an environment variable."""
     env = os.environ if environ is None else environ
     values: dict[str, object] = {}
-    types = {f.name: _parser(_FLAGS[f.name][1]) for f in fields(Settings) if f.name in _FLAGS}
-    for name, typ in types.items():
-        given = getattr(args, name, None) if args is not None else None
-        if given is None:
-            raw = env.get("CARDROOM_" + name.upper())
-            if raw is None and name == "redis_url":
-                raw = env.get("REDIS_URL")
-            if raw is not None and raw != "":
-                try:
-                    given = typ(raw)
-                except ValueError:
-                    raise SettingsError(f"CARDROOM_{name.upper()}: cannot read {raw!r}") from None
-        if given is not None:
-            values[name] = given
-    return Settings(**values).validate()  # type: ignore[arg-type]
+    variables: dict[str, str] = {}  # setting -> the environment variable it was read from
+    try:
+        for name in _FLAGS:
+            given = getattr(args, name, None) if args is not None else None
+            if given is None:
+                found = _from_environment(name, env)
+                if found is None:
+                    continue
+                variables[name], given = found
+            values[name] = _convert(name, given)
+        return Settings(**values).validate()  # type: ignore[arg-type]
+    except SettingsError as exc:
+        named = [variables[n] for n in exc.settings if n in variables]
+        if not named:
+            raise
+        raise SettingsError(f"{exc} (from {', '.join(named)})", *exc.settings) from None

@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,34 @@ def _is_redis(pid: int) -> bool:
         return True  # no /proc: trust the pidfile
 
 
+def lock_data_dir(data_dir: Path, inheritable: bool = False) -> IO[str]:
+    """Take the lock of ``data_dir``: an exclusive ``flock`` on ``<data_dir>/lock``, a file
+    (mode 0600) that then holds this process's pid. The lock lasts as long as the returned
+    file stays open (closing it releases it). With ``inheritable`` the descriptor is not
+    close-on-exec, so a program that replaces this process (``os.execv``) keeps holding it
+    (``cardroom redis``: the lock is redis-server's for as long as it runs, same pid).
+
+    Raises :class:`RuntimeError` ``data dir ... is in use by pid N`` when another process
+    holds it."""
+    path = data_dir / "lock"
+    f = open(path, "a+")  # noqa: SIM115 - held open for as long as the data dir is in use
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.seek(0)
+        holder = f.read().strip() or "another process"
+        f.close()
+        raise RuntimeError(f"data dir {data_dir} is in use by pid {holder}") from None
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    os.chmod(path, 0o600)
+    if inheritable:
+        os.set_inheritable(f.fileno(), True)
+    return f
+
+
 class EmbeddedRedis:
     """Start/stop a private redis-server under ``data_dir``."""
 
@@ -156,26 +184,11 @@ class EmbeddedRedis:
                 os.chmod(path, 0o700 if path.is_dir() else 0o600)
 
     def _lock(self) -> None:
-        """Hold the data dir's lock (``flock``) while this process uses it: a second
-        server (or ``cardroom history``) on the same dir refuses to start instead of
+        """Hold the data dir's lock (:func:`lock_data_dir`) while this process uses it: a
+        second server (or ``cardroom history``) on the same dir refuses to start instead of
         taking the first one's Redis away."""
-        if self._lock_file is not None:
-            return
-        path = self.data_dir / "lock"
-        f = open(path, "a+")  # noqa: SIM115 - held open for as long as the Redis runs
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.seek(0)
-            holder = f.read().strip() or "another process"
-            f.close()
-            raise RuntimeError(f"data dir {self.data_dir} is in use by pid {holder}") from None
-        f.seek(0)
-        f.truncate()
-        f.write(str(os.getpid()))
-        f.flush()
-        os.chmod(path, 0o600)
-        self._lock_file = f
+        if self._lock_file is None:
+            self._lock_file = lock_data_dir(self.data_dir)
 
     def _unlock(self) -> None:
         if self._lock_file is not None:
