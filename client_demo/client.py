@@ -24,6 +24,10 @@ and one player::
   spectating, and resyncs from the ``room`` snapshots the server sends; the iterator
   yields ``{"t": "disconnected"}`` and ``{"t": "reconnected", "welcome": ...}`` so a
   caller knows. :attr:`CardroomClient.rooms` always holds the latest snapshot per room.
+* Each ``update`` the server sends (one per change of a room: its events and a patch of
+  the snapshot) is yielded as what it stands for: its ``event`` messages, then the
+  patched ``room`` snapshot (:mod:`client_demo.updates`). An update that does not apply
+  to the snapshot held is answered with ``sync`` (the server sends the room again).
 * Provably fair deals (``docs/fairness.md``): :meth:`CardroomClient.join` sends a fresh
   random client seed, and after every hand of a room it sits in the client sends a new
   one (``set_seed``), once the server has committed to the next hand's seed. Pass
@@ -43,6 +47,8 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from .updates import RoomFollower
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +145,9 @@ class CardroomClient:
         self.open_timeout = open_timeout
         #: latest ``room`` snapshot by room id
         self.rooms: dict[str, dict[str, Any]] = {}
+        self._follower = RoomFollower()
+        self.gaps = 0  # updates that did not apply (each answered with sync)
+        self._syncing: set[asyncio.Task[Any]] = set()
         #: rooms this client spectates (watched again after a reconnect)
         self.watching: set[str] = set()
         #: join codes of private rooms, by room id
@@ -226,8 +235,9 @@ class CardroomClient:
         self.name = msg.get("name", self.name)
         self.wallet = msg.get("wallet")
         self._connected.set()
+        self._follower = RoomFollower()  # the server forgot what the old connection held
         for m in early:
-            self._deliver(m)
+            self._receive(m)
         return msg
 
     async def _read_loop(self) -> None:
@@ -242,7 +252,7 @@ class CardroomClient:
                         log.warning("undecodable frame from server")
                         continue
                     if isinstance(msg, dict):
-                        self._deliver(msg)
+                        self._receive(msg)
             except ConnectionClosed:
                 pass
             self._connected.clear()
@@ -291,6 +301,17 @@ class CardroomClient:
         for ref, (msg, _fut) in waiting:
             if ref in self._pending:
                 await self._send(dict(msg, ref=ref))
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        expanded = self._follower.expand(msg)
+        if expanded is None:  # an update that does not apply here: ask for the room again
+            self.gaps += 1
+            task = asyncio.get_running_loop().create_task(self._send({"t": "sync", "room": msg["room"]}))
+            self._syncing.add(task)
+            task.add_done_callback(self._syncing.discard)
+            return
+        for m in expanded:
+            self._deliver(m)
 
     def _deliver(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "room" and isinstance(msg.get("room"), str):

@@ -139,7 +139,7 @@ class Lobby:
                 session.send(_with_ref(await self.rooms_message(msg.game), ref))
             elif isinstance(msg, m.CreateRoom):
                 await self._create_room(session, msg)
-            elif isinstance(msg, m.Spectate):
+            elif isinstance(msg, m.Spectate | m.Sync):
                 await self._spectate(session, msg)
             elif isinstance(msg, m.QuickMatch):
                 await self._quick_match(session, msg)
@@ -175,14 +175,14 @@ class Lobby:
             return SetSeed(origin, msg.seed)
         return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show}[type(msg)](origin)
 
-    async def _spectate(self, session: Session, msg: m.Spectate) -> None:
+    async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:
         view = await self._view(msg.room)
         if view.table.closed and view.seat_of(session.player_id) is None:
             raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
         if not tbl.may_enter(view.table, session.player_id, msg.code):
             raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
         self.views.watch(view, session)
-        session.send(view.snapshot(session, msg.ref))
+        view.send_snapshot(session, msg.ref)
 
     async def _view(self, room: str) -> RoomView:
         view = await self.views.open(room)
@@ -276,7 +276,7 @@ class Lobby:
             self.views.local_presence_changed(player, True)
         for view, _ in held:
             self.views.watch(view, session)
-            session.send(view.snapshot(session))
+            view.send_snapshot(session)
         if first:
             self._background(self._presence(player, True))
 
@@ -290,7 +290,7 @@ class Lobby:
         view, events = await self._new_room(session, self._game(msg.game), msg.options, msg.config)
         room_id, table = view.room, view.table
         self.views.watch(view, session)
-        session.send(view.snapshot(session, msg.ref))
+        view.send_snapshot(session, msg.ref)
         for event in events:  # the bots taking their seats, for the creator's hand history
             session.send({"t": "event", "room": room_id, "version": table.version,
                           "event": event_for(event, None)})

@@ -75,6 +75,13 @@ class Spectate(Message, tag="spectate"):
     code: JoinCode | None = None
 
 
+class Sync(Message, tag="sync"):
+    """Send me the room's full snapshot again (an ``update`` did not apply)."""
+
+    room: RoomId
+    code: JoinCode | None = None
+
+
 class Leave(Message, tag="leave"):
     room: RoomId
 
@@ -155,7 +162,7 @@ class Ping(Message, tag="ping"):
     pass
 
 
-CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Leave, SitOut, SitIn,
+CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
                                            Show, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, LeagueCreate,
                                            LeagueEnter, LeagueRun, LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple

@@ -24,8 +24,9 @@ CLOSE_POLICY = 1008  # persistent flooding, or a client too slow to read its mes
 SERVER_MESSAGES: dict[str, str] = {
     "welcome": "reply to hello: your player id, name, session token, wallet and the seats you hold",
     "rooms": "the room list (reply to list_rooms, and pushed on lobby changes when watching)",
-    "room": "a full room snapshot for this viewer (reply to create_room/join/spectate, and after every change)",
-    "event": "one thing that happened in a room, filtered for this viewer, with the room version",
+    "room": "a full room snapshot for this viewer (reply to create_room/join/spectate/sync, and on resume)",
+    "update": "one change of a room for this viewer: its events and a merge patch of the viewer's snapshot",
+    "event": "one thing that happened in a room, filtered for this viewer (inside updates; alone after create_room)",
     "ack": "an act was accepted (or had already been accepted): room, action id, version",
     "left": "you left a seat (or stopped watching); pending while your hand is still being played",
     "pong": "reply to ping, with the server clock",

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from client_demo.updates import RoomFollower
 from engine import bots, fairness
 from engine.game import Game
 from server.options import parse_room_options
@@ -63,6 +64,7 @@ class Viewer:
         self.strategy = strategy
         self.room = room
         self.latest: dict[str, Any] | None = None  # the newest room snapshot received
+        self.follower = RoomFollower()  # what a client keeps: updates become events + snapshot
 
     def send(self, msg: dict[str, Any]) -> None:
         self.room.received(self, msg)
@@ -140,10 +142,16 @@ class ScanRoom:
 
     def received(self, viewer: Viewer, msg: dict[str, Any]) -> None:
         """A message the server sends ``viewer``: scan it with what the rules let its
-        player know once the change being shown (if any) is known."""
-        self.scanner.check(viewer.player_id, self._seat_label(viewer), msg, self.know)
-        if msg.get("t") == "room":
-            viewer.latest = msg
+        player know once the change being shown (if any) is known. An ``update`` is
+        scanned as what a client makes of it: its events and the patched snapshot (so
+        whatever its patch carries is scanned)."""
+        expanded = viewer.follower.expand(msg)
+        if expanded is None:
+            raise AssertionError(f"an update {viewer.player_id} cannot apply: {msg}")
+        for m in expanded:
+            self.scanner.check(viewer.player_id, self._seat_label(viewer), m, self.know)
+            if m.get("t") == "room":
+                viewer.latest = m
 
     def _seat_label(self, viewer: Viewer) -> str:
         seat = tbl.seat_of(self.core.table, viewer.player_id)
@@ -202,7 +210,7 @@ class ScanRoom:
     def spectate(self, viewer: Viewer) -> None:
         """Start watching, as the lobby's ``spectate`` does: watch, then the snapshot."""
         self.views.watch(self.view, viewer)
-        viewer.send(self.view.snapshot(viewer, "spectate"))
+        self.view.send_snapshot(viewer, "spectate")
 
     def seated(self) -> list[tuple[int, Viewer]]:
         out = []

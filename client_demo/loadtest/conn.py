@@ -20,6 +20,8 @@ import msgpack
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from ..updates import RoomFollower
+
 SUBPROTOCOL = "cardroom.msgpack"
 SETUP_TIMEOUT = 20.0  # seconds for connecting and for one setup request (hello, create_room, join)
 
@@ -43,6 +45,7 @@ class Connection:
         self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.last_ref = 0
         self.closing = False  # set by close(): a close from now on is expected
+        self.follower = RoomFollower()  # room snapshots kept by room and update messages
 
     async def open(self, name: str) -> dict[str, Any]:
         """Connect, start the reader and say ``hello`` as ``name``; returns the ``welcome``."""
@@ -91,12 +94,18 @@ class Connection:
         try:
             async for frame in self.ws:
                 msg = msgpack.unpackb(frame)
-                fut = self.replies.pop(msg.get("ref"), None) if isinstance(msg, dict) else None
-                if fut is not None:
-                    if not fut.done():
-                        fut.set_result(msg)
-                else:
-                    await self.on_message(msg)
+                expanded = self.follower.expand(msg) if isinstance(msg, dict) else [msg]
+                if expanded is None:  # an update for another snapshot than ours: a server bug
+                    self.errors["update_gap"] += 1
+                    await self.send({"t": "sync", "room": msg["room"]})
+                    continue
+                for m in expanded:
+                    fut = self.replies.pop(m.get("ref"), None) if isinstance(m, dict) else None
+                    if fut is not None:
+                        if not fut.done():
+                            fut.set_result(m)
+                    else:
+                        await self.on_message(m)
         except websockets.ConnectionClosed:
             pass
         except Exception as exc:  # a bug on the client side: count it, stop this connection

@@ -11,6 +11,10 @@
 //   sent again with the same action id after the resume, and so are actions answered
 //   `unavailable` (a moment later, with backoff): the server applies an id at most
 //   once, so a retry is safe.
+// - Each room change arrives as one `update` (its events and a patch of the room
+//   snapshot, docs/protocol.md "Updates"). It is handed on as what it stands for: one
+//   `event` push per event, then the patched `room` snapshot. An update that does not
+//   apply to the snapshot held here is answered with `sync` (the server sends the room).
 
 const TOKEN_KEY = "cardroom.token";
 const NAME_KEY = "cardroom.name";
@@ -39,6 +43,7 @@ export class Connection {
     this.wantName = null;   // a name to say hello with when there is no token
     this.clockOffset = 0;   // server clock - local clock, in ms
     this.actCounter = 0;
+    this.rooms = new Map(); // room id -> the latest snapshot, kept by room and update messages
   }
 
   on(type, fn) {
@@ -84,6 +89,7 @@ export class Connection {
       this.syncClock();
       this.hello();
     };
+    this.rooms.clear(); // a new connection starts from the snapshots the server sends
     ws.onmessage = (e) => this.receive(e.data);
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
@@ -215,6 +221,30 @@ export class Connection {
   receive(data) {
     let msg;
     try { msg = JSON.parse(data); } catch (err) { return; }
+    if (msg.t === "update") { this.applyUpdate(msg); return; }
+    if (msg.t === "room" && typeof msg.room === "string") {
+      const { ref, ...snapshot } = msg;
+      this.rooms.set(msg.room, snapshot);
+    }
+    this.dispatch(msg);
+  }
+
+  /** An update as its events, then the patched snapshot; `sync` when it does not apply. */
+  applyUpdate(msg) {
+    const held = this.rooms.get(msg.room);
+    if (!held || held.version !== msg.base) {
+      this.rooms.delete(msg.room);
+      this.send({ t: "sync", room: msg.room });
+      return;
+    }
+    const snapshot = applyPatch(held, msg.patch || {});
+    snapshot.version = msg.version;
+    this.rooms.set(msg.room, snapshot);
+    for (const event of msg.events || []) this.dispatch({ t: "event", room: msg.room, version: msg.version, event });
+    this.dispatch(structuredClone(snapshot)); // the page may change what it is given
+  }
+
+  dispatch(msg) {
     if (msg.ref !== undefined && this.pending.has(msg.ref)) {
       const p = this.pending.get(msg.ref);
       this.pending.delete(msg.ref);
@@ -226,4 +256,14 @@ export class Connection {
     if (msg.t === "error") { this.emit("error", msg); return; }
     this.emit(msg.t, msg);
   }
+}
+
+/**
+ * `doc` with `patch` applied (neither is changed): `set` replaces members whole, `in`
+ * patches object members the same way (docs/protocol.md, "update").
+ */
+export function applyPatch(doc, patch) {
+  const out = { ...doc, ...(patch.set || {}) };
+  for (const [key, inner] of Object.entries(patch.in || {})) out[key] = applyPatch(out[key], inner);
+  return out;
 }

@@ -8,10 +8,17 @@ after storing it) or, on the owner's process, straight from the actor; both go t
 :meth:`Views.apply`, which ignores versions it has already seen and fills a gap (a
 message lost while reconnecting) from the snapshot in the message and the event stream.
 
+A viewer receives the room's full ``room`` snapshot once (on joining, spectating,
+resuming or asking with ``sync``) and then one ``update`` per change: the change's events
+as that viewer may see them and a patch (:func:`snapshot_patch`) from the snapshot it
+holds to its new one. The view remembers which snapshot each connection holds; viewers
+who see the same thing and hold the same snapshot (all spectators, one player's several
+connections) share one rendered update.
+
 A change carries the answers to the requests it settles (``ack``, the joiner's
 snapshot, ...). The process holding a request's connection renders and sends its answer
-just before the change's events, so a requester sees the same order on every process:
-its answer, then the events, then (unless the answer was one) a fresh snapshot.
+just before the change's update, so a requester sees the same order on every process:
+its answer, then the update.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from engine.game import Event, Game, event_for
@@ -45,6 +52,7 @@ class RoomView:
         self.table = table
         self.views = views
         self.viewers: dict[int, Session] = {}  # connection id -> session
+        self.held: dict[int, dict[str, Any]] = {}  # connection id -> the snapshot it holds
         self.pins = 0  # 1 while this process owns the room
         self.spectators_reported = 0
         self.touched = time.monotonic()  # last opened or asked: idle views are closed later
@@ -68,18 +76,31 @@ class RoomView:
     def snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``room`` message for one viewer: :meth:`shared` (pass it in when rendering
         for several viewers at once) with the viewer's seat and view of the hand."""
+        msg = self._render(self._sight(session), shared or self.shared())
+        if ref is not None:
+            msg = dict(msg, ref=ref)
+        return msg
+
+    def send_snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
+        """Send ``session`` the full ``room`` snapshot; its next updates patch this one."""
+        snap = self._render(self._sight(session), shared or self.shared())
+        self.held[session.id] = snap
+        session.send(snap if ref is None else dict(snap, ref=ref))
+
+    def _sight(self, session: Session) -> tuple[int | None, int | None]:
+        """What decides a viewer's snapshot: ``(its seat, the seat whose cards it sees)``."""
         t = self.table
         seat = self.seat_of(session.player_id)
-        view = None
-        if t.hand is not None:
-            # the hand's view of a seat belongs to the player dealt into it: whoever sits
-            # down there after the hand sees the last hand as a spectator does
-            dealt = seat is not None and seat < len(t.hand.players) and t.hand.players[seat] == session.player_id
-            view = self.game.view(t.hand, seat if dealt else None)
-        msg = dict(shared or self.shared(), your_seat=seat, view=view)
-        if ref is not None:
-            msg["ref"] = ref
-        return msg
+        # the hand's view of a seat belongs to the player dealt into it: whoever sits
+        # down there after the hand sees the last hand as a spectator does
+        dealt = (t.hand is not None and seat is not None and seat < len(t.hand.players)
+                 and t.hand.players[seat] == session.player_id)
+        return seat, seat if dealt else None
+
+    def _render(self, sight: tuple[int | None, int | None], shared: dict[str, Any]) -> dict[str, Any]:
+        t = self.table
+        view = self.game.view(t.hand, sight[1]) if t.hand is not None else None
+        return dict(shared, your_seat=sight[0], view=view)
 
     def shared(self) -> dict[str, Any]:
         """What every viewer's ``room`` message holds alike (all but ``your_seat`` and ``view``)."""
@@ -113,10 +134,9 @@ class RoomView:
         }
 
     def refresh(self) -> None:
-        """Send every viewer a fresh snapshot (e.g. someone's connection status changed)."""
-        shared = self.shared()
-        for s in list(self.viewers.values()):
-            s.send(self.snapshot(s, shared=shared))
+        """Bring every viewer up to date when something shown changed without a new
+        version (someone's connection status): an update with no events."""
+        self._update(self.viewers.values(), [], self.shared())
 
     def spectators(self) -> int:
         """How many players watch here without a seat."""
@@ -136,19 +156,41 @@ class RoomView:
                 continue
             if a.kind == "room":
                 self.views.watch(self, session)
-                session.send(self.snapshot(session, a.origin.ref, shared))
+                self.send_snapshot(session, a.origin.ref, shared)
                 answered.add(session.id)
             elif a.kind == "ack":
                 session.send(_with_ref({"t": "ack", "room": self.room, "id": a.data, "version": t.version},
                                        a.origin.ref))
             else:
                 session.send(_with_ref(dict(a.data), a.origin.ref))
-        for s in list(self.viewers.values()):
-            seat = self.seat_of(s.player_id)
-            for e in events:
-                s.send({"t": "event", "room": self.room, "version": t.version, "event": event_for(e, seat)})
-            if s.id not in answered:
-                s.send(self.snapshot(s, shared=shared))
+        self._update(self.viewers.values(), events, shared)
+
+    def _update(self, viewers: Iterable[Session], events: list[Event], shared: dict[str, Any]) -> None:
+        """Send each of ``viewers`` the ``update`` from the snapshot it holds to the table's
+        now: rendered once per distinct sight and held snapshot, the same message object
+        for every viewer in a group. A viewer that holds no snapshot gets the events and
+        a full one."""
+        groups: dict[tuple[tuple[int | None, int | None], int], list[Session]] = {}
+        for s in list(viewers):
+            groups.setdefault((self._sight(s), id(self.held.get(s.id))), []).append(s)
+        renders: dict[tuple[int | None, int | None], dict[str, Any]] = {}
+        version = self.table.version
+        for (sight, _), sessions in groups.items():
+            snap = renders.get(sight)
+            if snap is None:
+                snap = renders[sight] = self._render(sight, shared)
+            held = self.held.get(sessions[0].id)
+            seen = [event_for(e, sight[0]) for e in events]
+            if held is None:
+                messages = [{"t": "event", "room": self.room, "version": version, "event": e} for e in seen]
+                messages.append(snap)
+            else:
+                messages = [{"t": "update", "room": self.room, "version": version, "base": held["version"],
+                             "events": seen, "patch": snapshot_patch(held, snap)}]
+            for s in sessions:
+                self.held[s.id] = snap
+                for m in messages:
+                    s.send(m)
 
 
 class Views:
@@ -289,6 +331,7 @@ class Views:
 
     def unwatch(self, view: RoomView, session: Session) -> None:
         view.viewers.pop(session.id, None)
+        view.held.pop(session.id, None)
         session.watching.discard(view.room)
         self._spectators_may_change(view)
         self.maybe_close(view)
@@ -456,3 +499,30 @@ def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
     if ref is not None:
         msg["ref"] = ref
     return msg
+
+
+def snapshot_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The patch that turns the snapshot ``old`` into ``new`` (docs/protocol.md, "update"):
+    ``set`` holds the members that changed, each whole, and ``in`` a patch of the same kind
+    for each object member that only gained or changed members; empty parts are left out.
+    Unlike a JSON Merge Patch it replaces an object that lost members and keeps ``null``
+    values, both of which snapshots have (legal actions come and go; timer may be null)."""
+    set_: dict[str, Any] = {}
+    into: dict[str, Any] = {}
+    for key, value in new.items():
+        before = old.get(key, _ABSENT)
+        if before is value or before == value:
+            continue
+        if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
+            into[key] = snapshot_patch(before, value)
+        else:
+            set_[key] = value
+    patch: dict[str, Any] = {}
+    if set_:
+        patch["set"] = set_
+    if into:
+        patch["in"] = into
+    return patch
+
+
+_ABSENT = object()

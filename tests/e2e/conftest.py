@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from client_demo.loadtest.launcher import free_port
+from client_demo.updates import RoomFollower
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-results" / "e2e"
@@ -209,6 +210,7 @@ class ScriptedPlayer:
         self.errors: list[dict[str, Any]] = []
         self.acted: set[tuple[int, int]] = set()
         self.room: str | None = None
+        self.follower = RoomFollower()  # updates become events + the patched snapshot
         self._send({"t": "hello", "name": name})
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["t"] == "welcome", welcome
@@ -227,12 +229,17 @@ class ScriptedPlayer:
     def _loop(self) -> None:
         try:
             for raw in self.ws:
-                msg = json.loads(raw)
-                if msg["t"] == "error":
-                    self.errors.append(msg)
-                elif msg["t"] == "room":
-                    self.snapshots.append(msg)
-                    self._maybe_act(msg)
+                expanded = self.follower.expand(json.loads(raw))
+                if expanded is None:  # an update for another snapshot: ask for the room again
+                    self.errors.append({"t": "error", "code": "update_gap"})
+                    self._send({"t": "sync", "room": self.room})
+                    continue
+                for msg in expanded:
+                    if msg["t"] == "error":
+                        self.errors.append(msg)
+                    elif msg["t"] == "room":
+                        self.snapshots.append(msg)
+                        self._maybe_act(msg)
         except Exception:  # the connection closed at the end of the test
             return
 

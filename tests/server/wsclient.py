@@ -1,4 +1,9 @@
-"""A small test client: one WebSocket connection speaking the cardroom protocol."""
+"""A small test client: one WebSocket connection speaking the cardroom protocol.
+
+Each ``update`` it receives is expanded (:class:`client_demo.updates.RoomFollower`) into
+the ``event`` messages and the patched ``room`` snapshot it stands for, so tests wait for
+those; an update that does not apply (a gap) is counted in ``gaps`` and answered with a
+``sync``, as a real client does."""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+
+from client_demo.updates import RoomFollower
 
 _refs = itertools.count(1)
 
@@ -22,6 +29,10 @@ class Client:
         self.inbox: list[dict[str, Any]] = []
         self.player: str | None = None
         self.token: str | None = None
+        self.follower = RoomFollower()
+        self.gaps = 0
+        self.updates = 0  # update frames received
+        self._expanded: list[dict[str, Any]] = []
 
     @classmethod
     async def connect(cls, url: str, subprotocol: str = "cardroom.json", **kw: Any) -> Client:
@@ -41,8 +52,18 @@ class Client:
         await self.ws.send(frame)
 
     async def _recv(self, timeout: float) -> dict[str, Any]:
-        frame = await asyncio.wait_for(self.ws.recv(), timeout)
-        return msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
+        while not self._expanded:
+            frame = await asyncio.wait_for(self.ws.recv(), timeout)
+            msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
+            if msg.get("t") == "update":
+                self.updates += 1
+            expanded = self.follower.expand(msg)
+            if expanded is None:
+                self.gaps += 1
+                await self.send({"t": "sync", "room": msg["room"]})
+                continue
+            self._expanded.extend(expanded)
+        return self._expanded.pop(0)
 
     async def expect(self, t: str | None = None, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
         """The first message (inbox first) of type ``t`` whose fields equal ``match``; it is removed."""
