@@ -45,6 +45,7 @@ from .transport import WS_PATH, Connection, make_process_request, select_subprot
 log = logging.getLogger(__name__)
 
 EMBEDDED_WATCH_SECONDS = 1.0
+LAG_PROBE_SECONDS = 0.25  # how often the event loop's lag is sampled (cardroom_event_loop_lag_seconds)
 #: seconds a graceful shutdown may take before the rest is closed at once; below the
 #: 10 s an orchestrator usually waits after SIGTERM (and docs/server.md promises)
 STOP_GRACE_SECONDS = 8.0
@@ -82,6 +83,7 @@ class App:
         self.server: Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._idle_task: asyncio.Task[None] | None = None
+        self._lag_task: asyncio.Task[None] | None = None
         self.gate = Gate(self.settings)
 
     @property
@@ -141,6 +143,7 @@ class App:
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
         self._idle_task = asyncio.create_task(self._close_idle(), name="idle connections")
+        self._lag_task = asyncio.create_task(self._probe_lag(), name="event loop lag")
         self.server = await serve(
             self._handle,
             s.host,
@@ -186,8 +189,8 @@ class App:
         """Graceful shutdown (see the module doc)."""
         if self.server is not None:
             self.server.server.close()  # stop accepting
-        await cancel_and_wait([self._watchdog, self._idle_task])
-        self._watchdog = self._idle_task = None
+        await cancel_and_wait([self._watchdog, self._idle_task, self._lag_task])
+        self._watchdog = self._idle_task = self._lag_task = None
         if self.lobby is not None:
             await self.lobby.stop()
         if self.directory is not None:
@@ -267,6 +270,15 @@ class App:
                 await session.flush(0.5)
             session.stop()
             await session.wait_closed()
+
+    async def _probe_lag(self) -> None:
+        """Sample how late the event loop runs a timer: the time any message, timer or
+        Redis reply waited behind other work at that moment."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_PROBE_SECONDS
+            await asyncio.sleep(LAG_PROBE_SECONDS)
+            self.metrics.loop_lag.observe(max(0.0, loop.time() - due))
 
     async def _close_idle(self) -> None:
         """Close connections that never said hello, or went silent, for too long."""

@@ -40,6 +40,12 @@ class Metrics:
             registry=r,
         )
         self.timeouts = Counter("cardroom_turn_timeouts_total", "turns the server played for a seat", registry=r)
+        self.loop_lag = Histogram(
+            "cardroom_event_loop_lag_seconds",
+            "how late the event loop ran a timer due every 0.25 s: time every request waited behind other work",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+            registry=r,
+        )
         # many processes on one Redis
         self.ownership = Counter(
             "cardroom_room_ownership_total",

@@ -128,12 +128,20 @@ def baseline_phase(args: argparse.Namespace, connections: int) -> dict[str, Any]
     echo = EchoServer()
     try:
         echo.start()
-        return _run_phase(echo_phase, echo.url, connections, args.seconds, args.progress)
+        return _run_phase(echo_phase, echo.url, connections, args.seconds, args.progress, echo.cpu_seconds)
     except LaunchError as exc:
         print(f"cardroom loadtest: {exc}", file=sys.stderr)
         return None
     finally:
         echo.stop()
+
+
+def cpu_ratio(figures: dict[str, Any]) -> float | None:
+    """The echo server's CPU per round trip over the game server's CPU per action: what
+    share of the bare transport's efficiency the game server keeps, whichever side (the
+    load clients or the server) limited the rates."""
+    echo, server = figures.get("echo_cpu_us_per_round_trip"), figures.get("server_cpu_us_per_action")
+    return echo / server if echo and server else None
 
 
 def loadtest_command(args: argparse.Namespace) -> int:
@@ -155,6 +163,7 @@ def loadtest_command(args: argparse.Namespace) -> int:
             figures.update(echo)
             rate = figures["echo_round_trips_per_s"]
             figures["ratio_to_echo"] = figures["actions_per_s"] / rate if rate and figures["actions_per_s"] else None
+            figures["cpu_ratio_to_echo"] = cpu_ratio(figures)
         print(format_table(figures), flush=True)
         if args.json:
             write_json(args.json, figures)

@@ -60,7 +60,9 @@ def _echo_rows(figures: dict[str, Any]) -> list[tuple[str, str]]:
     return [("echo round trips/s", _num(figures["echo_round_trips_per_s"])),
             ("echo round trip p50", _num(figures.get("echo_rtt_p50_ms"), unit=" ms")),
             ("echo errors", _errors(figures.get("echo_errors", {}))),
-            ("ratio to echo", _num(figures.get("ratio_to_echo"), ".3f"))]
+            ("echo CPU us/round trip", _num(figures.get("echo_cpu_us_per_round_trip"))),
+            ("ratio to echo", _num(figures.get("ratio_to_echo"), ".3f")),
+            ("CPU ratio to echo", _num(figures.get("cpu_ratio_to_echo"), ".3f"))]
 
 
 def _per_server_rows(figures: dict[str, Any]) -> list[tuple[str, str]]:

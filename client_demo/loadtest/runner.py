@@ -265,9 +265,12 @@ def _idle_figures(asked: int, opened: int, before: Reading, after: Reading, erro
 # ---------------------------------------------------------------- echo baseline
 
 
-async def echo_phase(url: str, connections: int, seconds: float, every: float) -> dict[str, Any]:
+async def echo_phase(url: str, connections: int, seconds: float, every: float,
+                     cpu_seconds: Callable[[], float] | None = None) -> dict[str, Any]:
     """Drive the echo server at ``url`` with ``connections`` closed loops for ``seconds``:
-    each sends an act-shaped message and waits for it to come back before the next."""
+    each sends an act-shaped message and waits for it to come back before the next.
+    ``cpu_seconds`` reads the echo server's CPU time: the measured period's is reported
+    per round trip."""
     errors: Counter[str] = Counter()
     conns = [Connection(url, errors) for _ in range(connections)]
     rtts: list[float] = []
@@ -285,11 +288,13 @@ async def echo_phase(url: str, connections: int, seconds: float, every: float) -
         try:
             say(f"echo baseline: {connections} connections on {url} ...")
             opened = await _open_all(conns, "echo", errors)
+            cpu_before = cpu_seconds() if cpu_seconds is not None else None
             running.set()
             loops = [asyncio.create_task(loop(c)) for c in opened]
             elapsed = await run_for(seconds, interrupts.stop, every, lambda e: f"echo round trips {len(rtts)}")
             running.clear()
             done = len(rtts)
+            echo_cpu = cpu_seconds() - cpu_before if cpu_seconds is not None and cpu_before is not None else None
             await asyncio.wait(loops, timeout=DRAIN_SECONDS)
         finally:
             for task in loops:
@@ -302,4 +307,6 @@ async def echo_phase(url: str, connections: int, seconds: float, every: float) -
     return {"echo_round_trips": done, "echo_round_trips_per_s": done / elapsed if elapsed > 0.1 else None,
             "echo_rtt_p50_ms": None if summary is None else summary["p50"] * 1000,
             "echo_rtt_p99_ms": None if summary is None else summary["p99"] * 1000,
-            "echo_errors": dict(sorted(errors.items())), "echo_interrupted": interrupts.stop.is_set()}
+            "echo_errors": dict(sorted(errors.items())), "echo_interrupted": interrupts.stop.is_set(),
+            "echo_cpu_s": echo_cpu,
+            "echo_cpu_us_per_round_trip": echo_cpu / done * 1e6 if echo_cpu is not None and done else None}

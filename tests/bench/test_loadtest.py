@@ -104,6 +104,11 @@ def test_the_echo_baseline_gives_a_ratio(holdem_run):
     assert figures["ratio_to_echo"] > 0
     assert figures["echo_errors"] == {}
     assert float(_row(proc.stdout, "ratio to echo")) > 0
+    # the CPU figures: per echo round trip, and its share of the server's per action
+    assert 0 < figures["echo_cpu_us_per_round_trip"] < figures["server_cpu_us_per_action"]
+    assert figures["cpu_ratio_to_echo"] == pytest.approx(
+        figures["echo_cpu_us_per_round_trip"] / figures["server_cpu_us_per_action"])
+    assert float(_row(proc.stdout, "CPU ratio to echo")) > 0
 
 
 @pytest.mark.parametrize("game", ["zhajinhua", "doudizhu"])

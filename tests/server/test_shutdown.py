@@ -11,6 +11,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 import redis.exceptions as rx
@@ -106,3 +107,18 @@ async def test_after_stop_no_task_of_the_server_is_left(make_app, prefix):
     await asyncio.sleep(0.1)
     left = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
     assert not left, [t.get_coro() for t in left]
+
+
+async def test_a_stalled_event_loop_shows_in_the_lag_histogram(make_app):
+    app = await make_app()
+    await asyncio.sleep(0.3)  # the probe is running
+
+    def over(seconds: float) -> float:
+        samples = app.metrics.registry.get_sample_value
+        total = samples("cardroom_event_loop_lag_seconds_count") or 0.0
+        return total - (samples("cardroom_event_loop_lag_seconds_bucket", {"le": str(seconds)}) or 0.0)
+
+    before = over(0.25)
+    time.sleep(0.6)  # work that blocks the loop: the probe's timer is at least 0.35 s late
+    await asyncio.sleep(0.3)
+    assert over(0.25) >= before + 1
