@@ -47,7 +47,7 @@ class Player:
         self.received += len(frame)
         self.frames += 1
         msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else json.loads(frame)
-        return self.follower.expand(msg) or []
+        return self.follower.expand(msg)
 
 
 async def play(url: str, subprotocol: str, actions: int) -> tuple[float, float]:

@@ -303,15 +303,14 @@ class CardroomClient:
                 await self._send(dict(msg, ref=ref))
 
     def _receive(self, msg: dict[str, Any]) -> None:
-        expanded = self._follower.expand(msg)
-        if expanded is None:  # an update that does not apply here: ask for the room again
-            self.gaps += 1
-            task = asyncio.get_running_loop().create_task(self._send({"t": "sync", "room": msg["room"]}))
+        for m in self._follower.expand(msg):
+            if m["t"] != "gap":
+                self._deliver(m)
+                continue
+            self.gaps += 1  # an update that does not apply here: ask for the room again
+            task = asyncio.get_running_loop().create_task(self._send({"t": "sync", "room": m["room"]}))
             self._syncing.add(task)
             task.add_done_callback(self._syncing.discard)
-            return
-        for m in expanded:
-            self._deliver(m)
 
     def _deliver(self, msg: dict[str, Any]) -> None:
         if msg.get("t") == "room" and isinstance(msg.get("room"), str):

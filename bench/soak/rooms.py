@@ -145,10 +145,9 @@ class ScanRoom:
         player know once the change being shown (if any) is known. An ``update`` is
         scanned as what a client makes of it: its events and the patched snapshot (so
         whatever its patch carries is scanned)."""
-        expanded = viewer.follower.expand(msg)
-        if expanded is None:
-            raise AssertionError(f"an update {viewer.player_id} cannot apply: {msg}")
-        for m in expanded:
+        for m in viewer.follower.expand(msg):
+            if m["t"] == "gap":
+                raise AssertionError(f"an update {viewer.player_id} cannot apply: {msg}")
             self.scanner.check(viewer.player_id, self._seat_label(viewer), m, self.know)
             if m.get("t") == "room":
                 viewer.latest = m

@@ -94,12 +94,11 @@ class Connection:
         try:
             async for frame in self.ws:
                 msg = msgpack.unpackb(frame)
-                expanded = self.follower.expand(msg) if isinstance(msg, dict) else [msg]
-                if expanded is None:  # an update for another snapshot than ours: a server bug
-                    self.errors["update_gap"] += 1
-                    await self.send({"t": "sync", "room": msg["room"]})
-                    continue
-                for m in expanded:
+                for m in self.follower.expand(msg) if isinstance(msg, dict) else [msg]:
+                    if m.get("t") == "gap":  # an update for another snapshot than ours: a server bug
+                        self.errors["update_gap"] += 1
+                        await self.send({"t": "sync", "room": m["room"]})
+                        continue
                     fut = self.replies.pop(m.get("ref"), None) if isinstance(m, dict) else None
                     if fut is not None:
                         if not fut.done():

@@ -12,8 +12,9 @@
 //   `unavailable` (a moment later, with backoff): the server applies an id at most
 //   once, so a retry is safe.
 // - Each room change arrives as one `update` (its events and a patch of the room
-//   snapshot, docs/protocol.md "Updates"). It is handed on as what it stands for: one
-//   `event` push per event, then the patched `room` snapshot. An update that does not
+//   snapshot, docs/protocol.md "update"). It is handed on as what it stands for: the
+//   `ack` it carries for our own action, one `event` push per event, then the patched
+//   `room` snapshot. An update that does not
 //   apply to the snapshot held here is answered with `sync` (the server sends the room).
 
 const TOKEN_KEY = "cardroom.token";
@@ -229,8 +230,9 @@ export class Connection {
     this.dispatch(msg);
   }
 
-  /** An update as its events, then the patched snapshot; `sync` when it does not apply. */
+  /** An update as the ack it carries, its events, then the patched snapshot; `sync` when it does not apply. */
   applyUpdate(msg) {
+    if (msg.ack !== undefined) this.dispatch({ t: "ack", room: msg.room, id: msg.ack, version: msg.version, ref: msg.ref });
     const held = this.rooms.get(msg.room);
     if (!held || held.version !== msg.base) {
       this.rooms.delete(msg.room);
@@ -260,10 +262,12 @@ export class Connection {
 
 /**
  * `doc` with `patch` applied (neither is changed): `set` replaces members whole, `in`
- * patches object members the same way (docs/protocol.md, "update").
+ * patches object and list members the same way, a list's items named by index
+ * (docs/protocol.md, "update").
  */
 export function applyPatch(doc, patch) {
-  const out = { ...doc, ...(patch.set || {}) };
+  const out = Array.isArray(doc) ? [...doc] : { ...doc };
+  for (const [key, value] of Object.entries(patch.set || {})) out[key] = value; // a list's keys: indices
   for (const [key, inner] of Object.entries(patch.in || {})) out[key] = applyPatch(out[key], inner);
   return out;
 }

@@ -144,10 +144,13 @@ class RoomView:
         return len({v.player_id for v in self.viewers.values()} - seated)
 
     def _deliver(self, events: list[Event], answers: list[Answer]) -> None:
-        """Answers for requests held here, then every viewer's events and snapshot."""
+        """Answers for requests held here, then every viewer's update. An ``ack`` travels
+        inside its requester's update (``ack`` and ``ref``) when the requester follows the
+        room by updates, else just before it."""
         t = self.table
         shared = self.shared()
         answered: set[int] = set()
+        acks: dict[int, tuple[Any, Any]] = {}  # connection id -> (action id, ref)
         for a in answers:
             if a.origin.node != self.views.node:
                 continue
@@ -158,14 +161,17 @@ class RoomView:
                 self.views.watch(self, session)
                 self.send_snapshot(session, a.origin.ref, shared)
                 answered.add(session.id)
+            elif a.kind == "ack" and session.id in self.viewers and session.id in self.held:
+                acks[session.id] = (a.data, a.origin.ref)
             elif a.kind == "ack":
                 session.send(_with_ref({"t": "ack", "room": self.room, "id": a.data, "version": t.version},
                                        a.origin.ref))
             else:
                 session.send(_with_ref(dict(a.data), a.origin.ref))
-        self._update(self.viewers.values(), events, shared)
+        self._update(self.viewers.values(), events, shared, acks)
 
-    def _update(self, viewers: Iterable[Session], events: list[Event], shared: dict[str, Any]) -> None:
+    def _update(self, viewers: Iterable[Session], events: list[Event], shared: dict[str, Any],
+                acks: dict[int, tuple[Any, Any]] | None = None) -> None:
         """Send each of ``viewers`` the ``update`` from the snapshot it holds to the table's
         now: rendered once per distinct sight and held snapshot, the same message object
         for every viewer in a group. A viewer that holds no snapshot gets the events and
@@ -189,6 +195,10 @@ class RoomView:
                              "events": seen, "patch": snapshot_patch(held, snap)}]
             for s in sessions:
                 self.held[s.id] = snap
+                ack = acks.get(s.id) if acks else None
+                if ack is not None:  # held is not None: the requester's own copy carries its ack
+                    s.send(_with_ref(dict(messages[0], ack=ack[0]), ack[1]))
+                    continue
                 for m in messages:
                     s.send(m)
 
@@ -501,19 +511,24 @@ def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
     return msg
 
 
-def snapshot_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     """The patch that turns the snapshot ``old`` into ``new`` (docs/protocol.md, "update"):
     ``set`` holds the members that changed, each whole, and ``in`` a patch of the same kind
-    for each object member that only gained or changed members; empty parts are left out.
-    Unlike a JSON Merge Patch it replaces an object that lost members and keeps ``null``
-    values, both of which snapshots have (legal actions come and go; timer may be null)."""
+    for each member that is an object which only gained or changed members, or a list of
+    the same length of which at most half the items changed (its keys are the items'
+    indices as strings); empty parts are left out. Unlike a JSON Merge Patch it replaces an
+    object that lost members and keeps ``null`` values, both of which snapshots have (legal
+    actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
+    if isinstance(new, list):
+        pairs = [(str(i), b, v) for i, (b, v) in enumerate(zip(old, new, strict=True))]
+    else:
+        pairs = [(k, old.get(k, _ABSENT), v) for k, v in new.items()]
     set_: dict[str, Any] = {}
     into: dict[str, Any] = {}
-    for key, value in new.items():
-        before = old.get(key, _ABSENT)
+    for key, before, value in pairs:
         if before is value or before == value:
             continue
-        if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
+        if _patchable(before, value):
             into[key] = snapshot_patch(before, value)
         else:
             set_[key] = value
@@ -523,6 +538,14 @@ def snapshot_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     if into:
         patch["in"] = into
     return patch
+
+
+def _patchable(before: Any, value: Any) -> bool:
+    if isinstance(value, dict) and isinstance(before, dict):
+        return before.keys() <= value.keys()
+    if isinstance(value, list) and isinstance(before, list) and len(value) == len(before):
+        return 2 * sum(b != v for b, v in zip(before, value, strict=True)) <= len(value)
+    return False
 
 
 _ABSENT = object()

@@ -229,13 +229,11 @@ class ScriptedPlayer:
     def _loop(self) -> None:
         try:
             for raw in self.ws:
-                expanded = self.follower.expand(json.loads(raw))
-                if expanded is None:  # an update for another snapshot: ask for the room again
-                    self.errors.append({"t": "error", "code": "update_gap"})
-                    self._send({"t": "sync", "room": self.room})
-                    continue
-                for msg in expanded:
-                    if msg["t"] == "error":
+                for msg in self.follower.expand(json.loads(raw)):
+                    if msg["t"] == "gap":  # an update for another snapshot: ask for the room again
+                        self.errors.append({"t": "error", "code": "update_gap"})
+                        self._send({"t": "sync", "room": msg["room"]})
+                    elif msg["t"] == "error":
                         self.errors.append(msg)
                     elif msg["t"] == "room":
                         self.snapshots.append(msg)

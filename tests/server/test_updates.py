@@ -14,7 +14,8 @@ from server.room.view import snapshot_patch
 from .wsclient import Client
 
 LEAF = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.lists(st.integers(), max_size=3)
-DOCS = st.recursive(LEAF, lambda inner: st.dictionaries(st.sampled_from("abcde"), inner, max_size=5), max_leaves=20)
+DOCS = st.recursive(LEAF, lambda inner: st.dictionaries(st.sampled_from("abcde"), inner, max_size=5)
+                    | st.lists(inner, min_size=2, max_size=2), max_leaves=20)
 OBJECTS = st.dictionaries(st.sampled_from("abcde"), DOCS, max_size=5)
 
 
@@ -23,6 +24,14 @@ def test_the_patch_of_two_snapshots_turns_the_first_into_the_second(old, new):
     old, new = dict(old, version=1), dict(new, version=2)  # a snapshot never loses a member
     new.update({k: None for k in old.keys() - new.keys()})
     assert apply_patch(old, snapshot_patch(old, new)) == new
+
+
+def test_one_changed_item_of_a_list_is_patched_alone():
+    old = {"version": 1, "seats": [{"name": "a", "stack": 10}, {"name": "b", "stack": 10}]}
+    new = {"version": 2, "seats": [{"name": "a", "stack": 10}, {"name": "b", "stack": 20}]}
+    patch = snapshot_patch(old, new)
+    assert patch == {"set": {"version": 2}, "in": {"seats": {"in": {"1": {"set": {"stack": 20}}}}}}
+    assert apply_patch(old, patch) == new
 
 
 def test_an_unchanged_snapshot_gives_an_empty_patch():
@@ -79,8 +88,40 @@ async def test_every_viewer_follows_a_game_by_updates_to_the_snapshot_the_server
         await c.close()
 
 
-def test_an_update_for_another_snapshot_is_a_gap():
+def test_an_update_for_another_snapshot_is_a_gap_but_its_ack_still_arrives():
     f = RoomFollower()
     f.expand({"t": "room", "room": "r", "version": 3, "view": None})
-    assert f.expand({"t": "update", "room": "r", "version": 5, "base": 4, "events": [], "patch": {}}) is None
+    out = f.expand({"t": "update", "room": "r", "version": 5, "base": 4, "events": [], "patch": {},
+                    "ack": "a1", "ref": 7})
+    assert out == [{"t": "ack", "room": "r", "id": "a1", "version": 5, "ref": 7}, {"t": "gap", "room": "r"}]
     assert "r" not in f.rooms  # dropped: the client asks for it again with sync
+
+
+async def test_the_actor_gets_its_ack_inside_its_update_in_one_frame(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url)
+    await a.hello("alice")
+    await b.hello("bob")
+    room = (await a.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0})
+    await b.request({"t": "join", "room": room, "seat": 1})
+    await a.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    await b.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    snap = await a.latest_room(room)
+    actor = a if snap["view"]["to_act"] == 0 else b
+    frames = []
+    original = actor._recv
+
+    async def spy(timeout: float):
+        before = actor.updates
+        m = await original(timeout)
+        frames.append((m["t"], actor.updates - before))
+        return m
+
+    actor._recv = spy
+    ack = await actor.request({"t": "act", "room": room, "action": {"type": "call"}, "id": "c1"})
+    assert ack["t"] == "ack" and ack["id"] == "c1"
+    assert frames[-1] == ("ack", 1)  # the ack came out of an update frame
+    await actor.expect("room", room=room, version=ack["version"])  # and the same frame's snapshot
+    for c in (a, b):
+        await c.close()

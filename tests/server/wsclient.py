@@ -57,12 +57,12 @@ class Client:
             msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
             if msg.get("t") == "update":
                 self.updates += 1
-            expanded = self.follower.expand(msg)
-            if expanded is None:
-                self.gaps += 1
-                await self.send({"t": "sync", "room": msg["room"]})
-                continue
-            self._expanded.extend(expanded)
+            for m in self.follower.expand(msg):
+                if m["t"] == "gap":
+                    self.gaps += 1
+                    await self.send({"t": "sync", "room": m["room"]})
+                else:
+                    self._expanded.append(m)
         return self._expanded.pop(0)
 
     async def expect(self, t: str | None = None, timeout: float = 5.0, **match: Any) -> dict[str, Any]:
