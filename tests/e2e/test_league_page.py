@@ -56,7 +56,8 @@ def league(server: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, A
     """A finished league on the test server (3 entrants, 3 matches): the server's ``league`` reply."""
     folder = str(tmp_path_factory.mktemp("leagues"))
     data = str(server.data)
-    _cli("create", LEAGUE, "--game", "holdem", "--hands", str(DEALS), "--action-seconds", "1", "--dir", folder)
+    # a clock a loaded machine can keep: a match whose entrants the clock played for is void
+    _cli("create", LEAGUE, "--game", "holdem", "--hands", str(DEALS), "--action-seconds", "5", "--dir", folder)
     for name, strategy in ENTRANTS.items():
         _cli("enter", LEAGUE, "--entrant", name, "--strategy", strategy, "--dir", folder, "--data-dir", data)
     _cli("run", LEAGUE, "--url", server.ws_url, "--dir", folder, "--data-dir", data)
