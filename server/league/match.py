@@ -216,8 +216,12 @@ def seat_turns(entries: list[tuple[int, list[dict[str, Any]]]], seats: int) -> l
     clock]``. Only the changes made while a hand is played count (after its
     ``hand_started``, up to the one with its ``hand_ended``): one opening with
     ``timed_out`` is the clock's turn of that event's seat; any other is a move of the seat
-    its first event names (every game's move events name the seat that moved first)."""
+    its first event names (every game's move events name the seat that moved first).
+
+    The clock's turns before a seat's first move of its own are its program starting up
+    (a loaded machine may take seconds) and do not count, unless it never moved at all."""
     turns = [[0, 0] for _ in range(seats)]
+    before_first = [0] * seats  # clock turns before the seat's first own move
     in_hand = False
     for _version, events in entries:
         if not events:
@@ -231,8 +235,16 @@ def seat_turns(entries: list[tuple[int, list[dict[str, Any]]]], seats: int) -> l
         first = events[0]
         seat = first.get("seat")
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats:
-            turns[seat][1 if first.get("type") == "timed_out" else 0] += 1
+            if first.get("type") != "timed_out":
+                turns[seat][0] += 1
+            elif turns[seat][0]:
+                turns[seat][1] += 1
+            else:
+                before_first[seat] += 1
         in_hand = "hand_ended" not in kinds
+    for seat, (moves, _clock) in enumerate(turns):
+        if not moves:  # it never moved: every turn was the clock's
+            turns[seat][1] += before_first[seat]
     return turns
 
 

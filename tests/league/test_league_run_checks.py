@@ -87,6 +87,13 @@ def test_seat_turns_counts_own_moves_and_the_clocks_turns_during_hands_only():
     assert seat_turns(_stream((0, False), (1, True), (0, True), (1, True)), 2) == [[1, 1], [0, 2]]
 
 
+def test_the_clocks_turns_before_a_seats_first_move_are_its_start_up():
+    """A program that starts slowly (a loaded machine) and then plays is not voided; one
+    that never moves still is."""
+    stream = _stream((0, True), (1, True), (0, True), (1, False), (0, False), (1, True))
+    assert seat_turns(stream, 2) == [[1, 0], [1, 1]]
+
+
 @pytest.mark.parametrize(("moves", "clock", "void"), [
     (0, 1, True),  # no move of its own at all
     (2, 3, True),  # more than half by the clock
