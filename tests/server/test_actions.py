@@ -76,15 +76,22 @@ def test_a_well_formed_action_reaches_the_engine_as_a_plain_map(game, action):
     assert parsed == {k: v for k, v in action.items() if k != "comment"}
 
 
-async def test_over_the_socket_a_malformed_action_changes_nothing(make_app):
-    app = await make_app(games=GAMES, deck=shuffled_deck)
-    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url, "cardroom.msgpack")
+async def heads_up_holdem(app, b_subprotocol: str = "cardroom.json") -> tuple[Client, Client, str]:
+    """alice (seat 0, JSON) and bob (seat 1) at a new heads-up Hold'em table of ``app``,
+    once its first hand started (as alice saw it)."""
+    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url, b_subprotocol)
     await a.hello("alice")
     await b.hello("bob")
     room = (await a.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
     await a.request({"t": "join", "room": room, "seat": 0})
     await b.request({"t": "join", "room": room, "seat": 1})
     await a.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    return a, b, room
+
+
+async def test_over_the_socket_a_malformed_action_changes_nothing(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    a, b, room = await heads_up_holdem(app, "cardroom.msgpack")
     actor = app.directory.actors[room]
     before = (actor.table.version, actor.table.hand)
     to_act = a if actor.table.hand.to_act == 0 else b

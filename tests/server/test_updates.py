@@ -11,6 +11,7 @@ from server.games import GAMES
 from server.room import shuffled_deck
 from server.room.view import snapshot_patch
 
+from .test_actions import heads_up_holdem
 from .wsclient import Client
 
 LEAF = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.lists(st.integers(), max_size=3)
@@ -99,13 +100,7 @@ def test_an_update_for_another_snapshot_is_a_gap_but_its_ack_still_arrives():
 
 async def test_the_actor_gets_its_ack_inside_its_update_in_one_frame(make_app):
     app = await make_app(games=GAMES, deck=shuffled_deck)
-    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url)
-    await a.hello("alice")
-    await b.hello("bob")
-    room = (await a.request({"t": "create_room", "game": "holdem", "options": {"seats": 2}}))["room"]
-    await a.request({"t": "join", "room": room, "seat": 0})
-    await b.request({"t": "join", "room": room, "seat": 1})
-    await a.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    a, b, room = await heads_up_holdem(app)
     await b.expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
     snap = await a.latest_room(room)
     actor = a if snap["view"]["to_act"] == 0 else b
