@@ -193,7 +193,8 @@ def _width(text: str) -> int:
 
 def _read_entries(client: redis.Redis, keys: Keys, room: str) -> list[Entry]:
     entries = client.xrange(keys.events(room))
-    return [Entry(sid.decode(), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in entries]
+    return [Entry(sid.decode(), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in entries
+            if b"e" in fields]
 
 
 def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: Out) -> None:

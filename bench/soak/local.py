@@ -23,8 +23,8 @@ from redis.asyncio import Redis
 
 from client_demo.loadtest.launcher import SERVING, Child, LaunchError, stop_all
 from server.redis_embedded import EmbeddedRedis
+from server.room.log import load_room
 from server.store import Store
-from server.store.store import unpack
 
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?P<level>[A-Z]+) ")
 AUDIT_SETTLE_SECONDS = 15.0
@@ -152,7 +152,7 @@ async def room_chips(redis_url: str, room: str, players: list[str], prefix: str 
     redis = Redis.from_url(redis_url)
     try:
         store = Store(redis, prefix)
-        snap = unpack(await store.load_room_raw(room) or b"\x80")
+        snap = await load_room(store, room) or {}
         seats = [s for s in snap.get("seats", ()) if s is not None]
         wallets = {p: await store.wallet(p) for p in players}
         return {"wallets": sum(wallets.values()), "stacks": sum(s["stack"] for s in seats),

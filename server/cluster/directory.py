@@ -35,6 +35,7 @@ from ..protocol import error_message
 from ..room import table as tbl
 from ..room.actor import Lease, RoomActor
 from ..room.core import Command, Origin, RoomCore, command_from_wire, command_to_wire
+from ..room.log import RoomLogError, current_table
 from ..room.view import RoomView, Views
 from ..session import OpenRequest, Session, Sessions
 from ..store import UNAVAILABLE, Acquired, Store, pack, unpack
@@ -251,20 +252,25 @@ class Directory:
         got = await self.store.acquire(room, self.node, self.lease_ms)
         if not isinstance(got, Acquired):
             return got
-        snap = unpack(got.snapshot)
-        game = self.games.get(snap["game"])
+        name = unpack(got.log.snapshot)["game"]
+        game = self.games.get(name)
         if game is None:
-            log.warning("room %s hosts game %r, which this server does not: not taken", room, snap["game"])
+            log.warning("room %s hosts game %r, which this server does not: not taken", room, name)
             await self.store.release(room, f"{self.node} {got.fence}")
             return None
-        table = tbl.from_dict(snap, game)
+        try:
+            table = current_table(game, got.log)
+        except RoomLogError as exc:
+            log.error("room %s: cannot be loaded: %s; not taken", room, exc)
+            await self.store.release(room, f"{self.node} {got.fence}")
+            return None
         view = await self.views.open(room)
         if view is None:  # deleted between the two reads: cannot happen today
             return None
         if table.version > view.version:
             self.views.apply(view, table, [], [])
         lease = Lease(self.node, got.fence, sent, self.lease_ms / 1000)
-        actor = self._start(game, table, view, lease)
+        actor = self._start(game, table, view, lease, got.log.snapshot_version)
         self.metrics.ownership.labels("acquired").inc()
         self.room_moved(room, self.node)
         self.background.spawn(self._announce(room))
@@ -280,15 +286,17 @@ class Directory:
         """Start the actor of a room this process just created (and holds the lease of)."""
         lease = Lease(self.node, fence, sent, self.lease_ms / 1000)
         self.metrics.ownership.labels("acquired").inc()
-        return self._start(game, table, view, lease)
+        return self._start(game, table, view, lease, table.version)
 
-    def _start(self, game: Game, table: tbl.Table, view: RoomView, lease: Lease) -> RoomActor:
+    def _start(self, game: Game, table: tbl.Table, view: RoomView, lease: Lease,
+               snapshot_version: int) -> RoomActor:
         # if this process dies, someone must look at the room once the lease has run out
         self.background.spawn(self._wake_after_lease(table.room))
         core = RoomCore(game, table, deck=self.deck, new_id=lambda: secrets.token_hex(8),
                         rng=random.Random(self._rng.getrandbits(64)),
                         close_empty_after_ms=round(self.settings.empty_room_minutes * 60_000))
-        actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock)
+        actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock,
+                          snapshot_version)
         self.actors[table.room] = actor
         self.views.owned(view)
         self.metrics.rooms.labels(game.name).inc()

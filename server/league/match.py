@@ -36,7 +36,8 @@ from engine.game import Game
 from ..games import GAMES
 from ..options import parse_room_options
 from ..room import table as tbl
-from ..store import Store, unpack
+from ..room.log import load_room
+from ..store import Store
 from .files import PRIVATE_DIR, PRIVATE_FILE, Entrant, League
 from .schedule import seatings
 
@@ -437,4 +438,5 @@ async def _wait_closed(store: Store, match: str, rooms: list[str], hands: int, l
 
 async def _snapshots(store: Store, rooms: list[str]) -> list[dict[str, Any]]:
     """The snapshots of those of ``rooms`` that exist."""
-    return [unpack(s) for s in [await store.load_room_raw(room) for room in rooms] if s is not None]
+    found = [await load_room(store, room) for room in rooms]
+    return [t for t in found if t is not None]

@@ -49,6 +49,7 @@ from .core import (
     listed,
     lobby_summary,
 )
+from .log import needs_snapshot
 from .view import RoomView, Views
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ class ActorHost(Protocol):
 
 class RoomActor:
     def __init__(self, core: RoomCore, view: RoomView, lease: Lease, host: ActorHost, store: Store,
-                 views: Views, metrics: Metrics, clock: Callable[[], int]) -> None:
+                 views: Views, metrics: Metrics, clock: Callable[[], int], snapshot_version: int) -> None:
         self.core = core
         self.view = view
         self.lease = lease
@@ -127,7 +128,9 @@ class RoomActor:
         self._release_on_stop = False
         self._expiry: asyncio.TimerHandle | None = None
         self._current: Command | None = None  # the command being decided
-        self._in_doubt: tuple[Change, bytes] | None = None  # a change and its snapshot, commit unanswered
+        self._in_doubt: tuple[Change, bytes, bool] | None = None  # a change, its record, snapshot or not:
+        # its commit went unanswered
+        self._snapshot_version = snapshot_version  # of the last full snapshot in Redis
 
     @property
     def room(self) -> str:
@@ -350,10 +353,12 @@ class RoomActor:
             return False
         if change.debit is not None and not await self._debit(change):
             return False
-        snapshot = pack(tbl.to_dict(change.table, self.core.game))
+        whole = needs_snapshot(self.core.table, change, self._snapshot_version)
+        snapshot = pack(tbl.to_dict(change.table, self.core.game)) if whole else b""
+        record = pack(change.record)
         answers = pack([a.to_wire() for a in change.answers]) if change.answers else b""
         try:
-            await self._commit(change, snapshot, answers)
+            await self._commit(change, snapshot, answers, record)
         except (Fenced, VersionConflict) as exc:
             log.warning("room %s: %s; dropping the room (fence %d)", self.room, exc, self.lease.fence)
             self.metrics.fence_failures.inc()
@@ -364,18 +369,21 @@ class RoomActor:
         except UNAVAILABLE as exc:
             log.warning("room %s: Redis unavailable while storing version %d (%s); the change is in doubt",
                         self.room, change.table.version, exc)
-            self._in_doubt = (change, snapshot)
+            self._in_doubt = (change, record, whole)
             if change.origin is not None:
                 self.host.deliver(change.origin, _unavailable(change.origin, self.room))
             self._retry_at = time.monotonic() + RETRY_SECONDS
             return False
         crash_point("after_join_commit" if change.debit is not None else
                     "after_leave_commit" if change.payouts else "")
-        await self._stored(change, enqueued)
+        await self._stored(change, whole, enqueued)
         return True
 
-    async def _stored(self, change: Change, enqueued: float | None = None) -> None:
-        """``change`` is in Redis: make it the room's state, show it, finish its transfers."""
+    async def _stored(self, change: Change, whole: bool, enqueued: float | None = None) -> None:
+        """``change`` is in Redis (``whole``: with a full snapshot): make it the room's
+        state, show it, finish its transfers."""
+        if whole:
+            self._snapshot_version = change.table.version
         self.core.stored(change)
         self.views.apply(self.view, change.table, change.events, change.answers)
         if change.kind == "act" and enqueued is not None:  # answered: the ack is on its way
@@ -389,31 +397,31 @@ class RoomActor:
         is, make it the room's state. False while Redis cannot tell (decide nothing then)."""
         if self._in_doubt is None:
             return True
-        change, snapshot = self._in_doubt
+        change, record, whole = self._in_doubt
         try:
-            version, stored = await self.store.room_state(self.room)
+            version, stored = await self.store.last_change(self.room)
         except UNAVAILABLE:
             return False
         self._in_doubt = None
-        if version == change.table.version and stored == snapshot:
+        if version == change.table.version and stored == record:
             log.warning("room %s: version %d, whose commit went unanswered, was stored", self.room, version)
             self.metrics.in_doubt.labels("stored").inc()
-            await self._stored(change)
+            await self._stored(change, whole)
         else:  # not stored; an older or another writer's version is the next commit's to find
             log.warning("room %s: version %d, whose commit went unanswered, was not stored (Redis is at %d)",
                         self.room, change.table.version, version)
             self.metrics.in_doubt.labels("not_stored").inc()
         return True
 
-    async def _commit(self, change: Change, snapshot: bytes, answers: bytes) -> None:
+    async def _commit(self, change: Change, snapshot: bytes, answers: bytes, record: bytes) -> None:
         expected = self.core.table.version
         keep_all = self.core.table.league is not None  # a match's results are read from its whole stream
         try:
             await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
-                                    change.granted, answers, keep_all)
+                                    change.granted, answers, keep_all, record)
             return
         except VersionConflict as exc:
-            if exc.version == expected + 1 and await self.store.load_room_raw(self.room) == snapshot:
+            if exc.version == expected + 1 and await self.store.last_change(self.room) == (expected + 1, record):
                 return  # a retried commit whose first try was stored
             if exc.version >= expected:
                 raise
@@ -424,7 +432,7 @@ class RoomActor:
             if exc.holder is not None or not await self._take_back():
                 raise
         await self.store.commit(self.room, self.lease.token, expected, snapshot, change.events,
-                                change.granted, answers, keep_all)
+                                change.granted, answers, keep_all, record)
 
     async def _take_back(self) -> bool:
         """Nobody holds the lease, though by our own clock it has not run out: Redis lost it
@@ -460,6 +468,7 @@ class RoomActor:
         snapshot = pack(tbl.to_dict(self.core.table, self.core.game))
         if not await self.store.restore(self.room, self.lease.token, version, snapshot):
             raise Fenced(self.room, await self.store.lease_holder(self.room), found)
+        self._snapshot_version = version
 
     async def _debit(self, change: Change) -> bool:
         d = change.debit

@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -206,6 +206,11 @@ class Change:
     payouts: list[Payout] = field(default_factory=list)
     granted: int = 0  # new chips (bot seats' buy-ins and re-buys)
     forget: list[tuple[str, str]] = field(default_factory=list)  # (player, cash-out id) settled
+    record: list[Any] | None = None  # how to make this change again (see RoomCore.replay)
+
+
+class ReplayError(Exception):
+    """A recorded change could not be made again (its record does not fit the table)."""
 
 
 def room_error(room: str, origin: Origin, code: str, message: str, field_: str | None = None) -> Reply:
@@ -238,6 +243,18 @@ class RoomCore:
         self._bot_failed_at: int | None = None  # version at which a bot could not act
         self._closed_in: set[str] = set()  # buy-ins whose journal entry is closed
         self._paid_out: set[str] = set()  # cash-outs paid into wallets
+        # what the decision under way took from outside the table, for its change's record
+        self._cmd: Command | None = None
+        self._drawn: list[Any] = []
+        self._dropped: tuple[list[str], list[str]] = ([], [])
+        self._replaying: Iterator[Any] | None = None
+
+    @classmethod
+    def replayer(cls, game: Game, table: tbl.Table) -> RoomCore:
+        """A core that only :meth:`replay` s recorded changes (it draws nothing itself)."""
+        def nothing() -> str:
+            raise ReplayError("a replayed change drew more than its record holds")
+        return cls(game, table, new_id=nothing, new_seed=nothing, rng=random.Random(0))
 
     @property
     def room(self) -> str:
@@ -248,7 +265,7 @@ class RoomCore:
     def handle(self, cmd: Command, now: int) -> Change | Reply:
         """Decide a request. Rule violations become error replies; anything else raised
         is a bug, which the actor answers with ``internal_error``."""
-        self._now = now
+        self._begin(cmd, now)
         try:
             return self._handle(cmd, now)
         except (ProtocolError, IllegalAction) as exc:
@@ -268,7 +285,7 @@ class RoomCore:
             t, forget = self._draft()
             buy_in = cmd.buy_in if cmd.buy_in is not None else t.options["buy_in_default"]
             _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in, cmd.seed)
-            xid = self._new_id()
+            xid = self._draw(self._new_id)
             t.xin.append(xid)
             return self._change(t, events, "join", forget, origin, [Answer(origin, "room")],
                                 debit=Debit(xid, origin.player, buy_in))
@@ -340,34 +357,43 @@ class RoomCore:
     def due(self, now: int) -> Change | None:
         """The change the room makes by itself at ``now``: a turn clock ran out, a
         leaving player's or a bot's turn, or the next hand. None when nothing is due."""
-        self._now = now
+        self._begin(None, now)
         t0 = self.table
         close = self._close_at()
         if close is not None and close <= now:
-            t, forget = self._draft()
-            t.closed = True
-            return self._change(t, [{"type": "room_closed", "reason": "empty"}], "close", forget)
+            return self._step("close", now)
         step = tbl.due(t0, self.game, now)
         if step is None:
             return None
+        if step == "start" and self._refused_at == t0.version:
+            return None
+        if step == "bot" and self._bot_failed_at == t0.version:
+            return None
+        return self._step(step, now)
+
+    def _step(self, step: str, now: int) -> Change | None:
+        """Take the automatic step ``step`` (what :func:`server.room.table.due` named, or
+        ``"close"``); None if it cannot be taken after all (remembered, not retried)."""
+        if step == "close":
+            t, forget = self._draft()
+            t.closed = True
+            return self._change(t, [{"type": "room_closed", "reason": "empty"}], "close", forget)
         if step == "start":
-            if self._refused_at == t0.version:
-                return None
+            t0 = self.table
             t, forget = self._draft()
             try:
                 if self._deck is None:
-                    deck, fair = tbl.fair_deal(t, self.game, self._new_seed)
+                    deck, fair = tbl.fair_deal(t, self.game, lambda: self._draw(self._new_seed))
                     events = tbl.start_hand(t, self.game, deck, now, fair)
                 else:  # a stacked deck (tests): no proof
-                    events = tbl.start_hand(t, self.game, self._deck(self.game.deck_size), now)
+                    deck = self._draw(lambda: self._deck(self.game.deck_size))  # type: ignore[misc]
+                    events = tbl.start_hand(t, self.game, deck, now)
             except ValueError as exc:  # includes ConfigError: e.g. too few stacks cover the ante
                 log.warning("room %s: cannot deal a hand with these seats: %s", self.room, exc)
                 self._refused_at = t0.version
                 return None
             return self._change(t, events, "start", forget)
         if step == "bot":
-            if self._bot_failed_at == t0.version:
-                return None
             return self._bot_turn(now)
         t, forget = self._draft()
         events = tbl.play_for(t, self.game, now, step)
@@ -381,12 +407,7 @@ class RoomCore:
         seat = tbl.bot_to_act(t0)
         assert seat is not None
         strategy = t0.seats[seat].strategy or t0.options.get("bot_strategy", bots.NAMES[0])  # type: ignore[union-attr]
-        rng = self._bot_rngs.setdefault(seat, random.Random(self._rng.getrandbits(64)))
-        try:
-            action = bots.decide(self.game.name, strategy, self.game.view(t0.hand, seat), rng)
-        except Exception:
-            log.exception("room %s: bot strategy %s failed for seat %d", self.room, strategy, seat)
-            action = None
+        action = self._draw(lambda: self._decide(seat, strategy))
         if action is None:
             log.error("room %s: bot strategy %s gave no action for seat %d; playing the timeout action",
                       self.room, strategy, seat)
@@ -404,6 +425,56 @@ class RoomCore:
             return self._change(t, events, "bot", forget)
         self._bot_failed_at = t0.version
         return None
+
+    def _decide(self, seat: int, strategy: str) -> dict[str, Any] | None:
+        """The bot's choice for ``seat`` (None if its strategy failed)."""
+        rng = self._bot_rngs.setdefault(seat, random.Random(self._rng.getrandbits(64)))
+        try:
+            return bots.decide(self.game.name, strategy, self.game.view(self.table.hand, seat), rng)
+        except Exception:
+            log.exception("room %s: bot strategy %s failed for seat %d", self.room, strategy, seat)
+            return None
+
+    # --- replaying a change from its record -----------------------------------------------
+
+    def replay(self, record: list[Any]) -> Change:
+        """Make a stored change again from its :attr:`Change.record`, on the table it was
+        made from: the same command (or automatic step) at the same time, with the same
+        values drawn (transfer ids, seeds, a bot's choice) and the same settled transfers
+        dropped. Decisions are pure, so the result is the change that was stored.
+        Raises :class:`ReplayError` if it is not (a record of another table)."""
+        kind, cmd, now, drawn, drop_in, drop_out = record
+        self._replaying = iter(drawn)
+        self._closed_in, self._paid_out = set(drop_in), set(drop_out)
+        try:
+            if cmd is not None:
+                result: Change | Reply | None = self.handle(command_from_wire(cmd), now)
+            else:
+                self._begin(None, now)
+                result = self._step(kind, now)
+        finally:
+            self._replaying = None
+        if not isinstance(result, Change) or result.kind != kind:
+            raise ReplayError(f"room {self.room}: replaying a {kind!r} change at version "
+                              f"{self.table.version} gave {result!r:.200}")
+        return result
+
+    def _begin(self, cmd: Command | None, now: int) -> None:
+        self._now = now
+        self._cmd = cmd
+        self._drawn = []
+
+    def _draw(self, make: Callable[[], Any]) -> Any:
+        """A value from outside the table: made now (and recorded), or, when replaying,
+        the one recorded."""
+        if self._replaying is not None:
+            try:
+                return next(self._replaying)
+            except StopIteration:
+                raise ReplayError("a replayed change drew more than its record holds") from None
+        value = make()
+        self._drawn.append(value)
+        return value
 
     # --- after the actor stored a change, or completed a transfer -------------------------
 
@@ -431,9 +502,14 @@ class RoomCore:
         """A copy of the table to change, without the transfers now settled on both
         sides; returns it and the cash-outs whose wallet side may then forget them."""
         t = tbl.clone(self.table)
-        t.xin = [x for x in t.xin if x not in self._closed_in]
+        dropped_in = [x for x in t.xin if x in self._closed_in]
+        dropped_out = [x[0] for x in t.xout if x[0] in self._paid_out]
+        if dropped_in:
+            t.xin = [x for x in t.xin if x not in self._closed_in]
         forget = [(x[1], x[0]) for x in t.xout if x[0] in self._paid_out]
-        t.xout = [x for x in t.xout if x[0] not in self._paid_out]
+        if dropped_out:
+            t.xout = [x for x in t.xout if x[0] not in self._paid_out]
+        self._dropped = (dropped_in, dropped_out)
         return t, forget
 
     def _change(self, t: tbl.Table, events: list[Event], kind: str, forget: list[tuple[str, str]],
@@ -448,13 +524,15 @@ class RoomCore:
         for e in events:
             if e.get("type") != "left":
                 continue
-            xid = self._new_id()
+            xid = self._draw(self._new_id)
             t.xout.append([xid, e["player"], e["stack"], e["seat"], e["reason"]])
             asked = origin if kind == "leave" and e["reason"] == "left" and origin is not None \
                 and origin.player == e["player"] else None
             payouts.append(Payout(xid, e["player"], e["stack"], e["seat"], e["reason"], asked))
         granted = sum(tbl.granted_chips(events).values())
-        return Change(t, events, kind, origin, answers or [], debit, payouts, granted, forget)
+        cmd = None if self._cmd is None else command_to_wire(self._cmd)
+        record = [kind, cmd, self._now, self._drawn, *self._dropped]
+        return Change(t, events, kind, origin, answers or [], debit, payouts, granted, forget, record)
 
 
 def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:

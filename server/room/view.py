@@ -37,6 +37,7 @@ from ..session import Session, Sessions
 from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
 from . import table as tbl
 from .core import Answer, Origin
+from .log import RoomLogError, current_table, replay
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,8 @@ class RoomView:
         self.table = table
         self.views = views
         self.viewers: dict[int, Session] = {}  # connection id -> session
-        self.held: dict[int, dict[str, Any]] = {}  # connection id -> the snapshot it holds
+        # connection id -> the snapshot it holds, and the shared part it was rendered from
+        self.held: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         self.pins = 0  # 1 while this process owns the room
         self.spectators_reported = 0
         self.touched = time.monotonic()  # last opened or asked: idle views are closed later
@@ -83,8 +85,9 @@ class RoomView:
 
     def send_snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
         """Send ``session`` the full ``room`` snapshot; its next updates patch this one."""
-        snap = self._render(self._sight(session), shared or self.shared())
-        self.held[session.id] = snap
+        shared = shared or self.shared()
+        snap = self._render(self._sight(session), shared)
+        self.held[session.id] = (snap, shared)
         session.send(snap if ref is None else dict(snap, ref=ref))
 
     def _sight(self, session: Session) -> tuple[int | None, int | None]:
@@ -174,27 +177,36 @@ class RoomView:
                 acks: dict[int, tuple[Any, Any]] | None = None) -> None:
         """Send each of ``viewers`` the ``update`` from the snapshot it holds to the table's
         now: rendered once per distinct sight and held snapshot, the same message object
-        for every viewer in a group. A viewer that holds no snapshot gets the events and
-        a full one."""
+        for every viewer in a group; the patch of the part every viewer sees alike is
+        worked out once per change. A viewer that holds no snapshot gets the events and a
+        full one."""
         groups: dict[tuple[tuple[int | None, int | None], int], list[Session]] = {}
         for s in list(viewers):
             groups.setdefault((self._sight(s), id(self.held.get(s.id))), []).append(s)
-        renders: dict[tuple[int | None, int | None], dict[str, Any]] = {}
+        renders: dict[tuple[int | None, int | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+        common: dict[int, dict[str, Any]] = {}  # id of a former shared part -> its patch to ``shared``
         version = self.table.version
         for (sight, _), sessions in groups.items():
-            snap = renders.get(sight)
-            if snap is None:
-                snap = renders[sight] = self._render(sight, shared)
+            mine = renders.get(sight)
+            if mine is None:
+                mine = renders[sight] = (self._render(sight, shared), shared)
+            snap = mine[0]
             held = self.held.get(sessions[0].id)
             seen = [event_for(e, sight[0]) for e in events]
             if held is None:
                 messages = [{"t": "event", "room": self.room, "version": version, "event": e} for e in seen]
                 messages.append(snap)
             else:
-                messages = [{"t": "update", "room": self.room, "version": version, "base": held["version"],
-                             "events": seen, "patch": snapshot_patch(held, snap)}]
+                before, before_shared = held
+                patch = common.get(id(before_shared))
+                if patch is None:
+                    patch = common[id(before_shared)] = snapshot_patch(before_shared, shared)
+                messages = [{"t": "update", "room": self.room, "version": version, "base": before["version"],
+                             "events": seen, "patch": _merged(patch, snapshot_patch(
+                                 {"your_seat": before["your_seat"], "view": before["view"]},
+                                 {"your_seat": snap["your_seat"], "view": snap["view"]}))}]
             for s in sessions:
-                self.held[s.id] = snap
+                self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
                 if ack is not None:  # held is not None: the requester's own copy carries its ack
                     s.send(_with_ref(dict(messages[0], ack=ack[0]), ack[1]))
@@ -263,20 +275,24 @@ class Views:
         for channel in self._channels(room):  # first, so that no change falls between load and subscription
             await self._subscribe(channel)
         try:
-            raw = await self.store.load_room_raw(room)
+            found = await self.store.room_log(room)
         except BaseException:
             await self._unsubscribe_all(room)
             raise
-        if raw is None:
+        if found is None:
             await self._unsubscribe_all(room)
             return None
-        snap = unpack(raw)
-        game = self.games.get(snap["game"])
-        if game is None:
+        name = unpack(found.snapshot)["game"]
+        game = self.games.get(name)
+        try:
+            if game is None:
+                raise RoomLogError(f"it hosts game {name!r}, which this server does not")
+            table = current_table(game, found)
+        except RoomLogError as exc:
             await self._unsubscribe_all(room)
-            log.warning("room %s hosts game %r, which this server does not: not opened", room, snap["game"])
+            log.warning("room %s: not opened: %s", room, exc)
             return None
-        view = RoomView(game, tbl.from_dict(snap, game), self)
+        view = RoomView(game, table, self)
         self.views[room] = view
         await self._load_presence(view.seated_players())
         return view
@@ -415,19 +431,31 @@ class Views:
     async def _on_change(self, view: RoomView, msg: ChangeMessage) -> None:
         if msg.version <= view.version or view.pins:
             return  # old, or a room this process owns: its actor shows its own changes
-        table = tbl.from_dict(unpack(msg.snapshot), view.game)
-        events = unpack(msg.events) if msg.events else []
-        if msg.version > view.version + 1:  # missed some: their events from the stream
+        if msg.version > view.version + 1:  # missed some: made again from Redis
             self.metrics.view_gaps.inc()
+            await self._catch_up(view)
+            return
+        if msg.record:  # the next change: make it here too
             try:
-                missed = await self.store.recent_events(view.room, view.version, msg.version - 1)
-            except UNAVAILABLE:
-                missed = []
-            events = [e for _, evs in missed for e in evs] + events
-            if msg.version <= view.version:
+                table = replay(view.game, view.table, unpack(msg.record), msg.version).table
+            except RoomLogError:
+                log.exception("room %s: replaying version %d failed; reloading", view.room, msg.version)
+                await self._catch_up(view)
                 return
+        else:  # a state put back whole (lost writes restored)
+            table = tbl.from_dict(unpack(msg.snapshot), view.game)
+        events = unpack(msg.events) if msg.events else []
         answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
         self.apply(view, table, events, answers)
+
+    async def _missed_events(self, view: RoomView, version: int) -> list[Event]:
+        """The events of the changes between the view's version and ``version`` (those
+        still in the stream), when the view missed them."""
+        try:
+            missed = await self.store.recent_events(view.room, view.version, version - 1)
+        except UNAVAILABLE:
+            missed = []
+        return [e for _, evs in missed for e in evs]
 
     async def resync(self) -> None:
         """Reload every view from Redis (after the pub/sub connection was lost)."""
@@ -437,13 +465,40 @@ class Views:
             except UNAVAILABLE:
                 return
 
+    async def _catch_up(self, view: RoomView) -> None:
+        try:
+            await self._resync(view)
+        except UNAVAILABLE:
+            pass  # the next change finds the gap again, or the pub/sub reader's resync
+
     async def _resync(self, view: RoomView) -> None:
-        raw = await self.store.load_room_raw(view.room)
-        if raw is None:
+        """Bring the view up to the room's version in Redis (after a gap, or when the
+        pub/sub connection was lost). The changes after the view's version are made again
+        from their records where Redis still holds them all, so viewers get each change
+        with its own events; otherwise the table is loaded and the missed events, still
+        in the stream, come with it. Raises one of ``UNAVAILABLE``."""
+        found = await self.store.room_log(view.room, after=view.version)
+        if found is None or found.version <= view.version or view.pins:
             return
-        snap = unpack(raw)
-        if snap["version"] > view.version:
-            await self._on_change(view, ChangeMessage(snap["version"], raw, b"", b""))
+        try:
+            if found.complete(after=view.version):
+                changes = []
+                table = view.table
+                for version, record in found.records:
+                    if version > view.version:
+                        change = replay(view.game, table, unpack(record), version)
+                        changes.append(change)
+                        table = change.table
+                for change in changes:
+                    self.apply(view, change.table, change.events, [])
+                return
+            table = current_table(view.game, found)
+        except RoomLogError:
+            log.exception("room %s: cannot be reloaded", view.room)
+            return
+        events = await self._missed_events(view, table.version + 1)
+        if table.version > view.version and not view.pins:
+            self.apply(view, table, events, [])
 
     def notice(self, view: RoomView, player: str, msg: dict[str, Any], unwatch: bool,
                origin: Origin | None) -> None:
@@ -520,16 +575,24 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     object that lost members and keeps ``null`` values, both of which snapshots have (legal
     actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
     if isinstance(new, list):
-        pairs = [(str(i), b, v) for i, (b, v) in enumerate(zip(old, new, strict=True))]
-    else:
-        pairs = [(k, old.get(k, _ABSENT), v) for k, v in new.items()]
+        return _patch_of(_changed_items(old, new))
+    return _patch_of([(k, b, v) for k, v in new.items() if (b := old.get(k, _ABSENT)) is not v and b != v])
+
+
+def _changed_items(old: list[Any], new: list[Any]) -> list[tuple[str, Any, Any]]:
+    return [(str(i), b, v) for i, (b, v) in enumerate(zip(old, new, strict=True)) if b is not v and b != v]
+
+
+def _patch_of(changed: list[tuple[str, Any, Any]]) -> dict[str, Any]:
+    """The patch of the members ``(key, before, value)`` that changed (each compared once)."""
     set_: dict[str, Any] = {}
     into: dict[str, Any] = {}
-    for key, before, value in pairs:
-        if before is value or before == value:
-            continue
-        if _patchable(before, value):
+    for key, before, value in changed:
+        if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
             into[key] = snapshot_patch(before, value)
+        elif (isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
+              and 2 * len(items := _changed_items(before, value)) <= len(value)):
+            into[key] = _patch_of(items)
         else:
             set_[key] = value
     patch: dict[str, Any] = {}
@@ -540,12 +603,17 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     return patch
 
 
-def _patchable(before: Any, value: Any) -> bool:
-    if isinstance(value, dict) and isinstance(before, dict):
-        return before.keys() <= value.keys()
-    if isinstance(value, list) and isinstance(before, list) and len(value) == len(before):
-        return 2 * sum(b != v for b, v in zip(before, value, strict=True)) <= len(value)
-    return False
+def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two patches of disjoint members of one object, as one."""
+    if not b:
+        return a
+    if not a:
+        return b
+    out: dict[str, Any] = {}
+    for part in ("set", "in"):
+        if part in a or part in b:
+            out[part] = {**a.get(part, {}), **b.get(part, {})}
+    return out
 
 
 _ABSENT = object()

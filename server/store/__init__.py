@@ -7,6 +7,7 @@ from .store import (
     Acquired,
     ChangeMessage,
     Fenced,
+    RoomLog,
     Store,
     VersionConflict,
     lease_token,
@@ -16,6 +17,6 @@ from .store import (
 )
 
 __all__ = [
-    "UNAVAILABLE", "Acquired", "ChangeMessage", "Fenced", "Keys", "Store", "VersionConflict",
+    "UNAVAILABLE", "Acquired", "ChangeMessage", "Fenced", "Keys", "RoomLog", "Store", "VersionConflict",
     "lease_token", "pack", "parse_room_message", "unpack",
 ]

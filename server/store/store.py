@@ -49,10 +49,11 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
 
 _LUA = Path(__file__).with_name("lua")
 
-#: A room change on its channel: b"C", then version, and the lengths of the snapshot,
-#: the events and the answers that follow the header in that order.
+#: A room change on its channel: b"C", then version, and the lengths of the snapshot
+#: (none for most changes), the events, the answers and the change's record that follow
+#: the header in that order.
 CHANGE = b"C"
-_HEADER = struct.Struct(">QIII")
+_HEADER = struct.Struct(">QIIII")
 #: Any other message on a room channel: b"N" + a msgpack map.
 NOTICE = b"N"
 
@@ -65,8 +66,8 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-def change_header(version: int, snapshot: bytes, events: bytes, answers: bytes) -> bytes:
-    return CHANGE + _HEADER.pack(version, len(snapshot), len(events), len(answers))
+def change_header(version: int, snapshot: bytes, events: bytes, answers: bytes, record: bytes = b"") -> bytes:
+    return CHANGE + _HEADER.pack(version, len(snapshot), len(events), len(answers), len(record))
 
 
 @dataclass(frozen=True)
@@ -74,20 +75,41 @@ class ChangeMessage:
     """A change as published on a room channel."""
 
     version: int
-    snapshot: bytes
+    snapshot: bytes  # the whole table after the change; b"" when only the record is sent
     events: bytes  # b"" when the change had none
     answers: bytes  # b"" when it answered nobody
+    record: bytes = b""  # how to make the change from the table before it (b"": a snapshot only)
+
+
+@dataclass(frozen=True)
+class RoomLog:
+    """A room as Redis holds it: the last full snapshot and the records of the changes
+    stored after it (see ``lua/commit.lua``); replaying them gives the current table."""
+
+    snapshot: bytes
+    snapshot_version: int
+    version: int
+    records: list[tuple[int, bytes]]  # (version, msgpack record), oldest first
+
+    def complete(self, after: int | None = None) -> bool:
+        """Are the records exactly the versions after the snapshot's (or after ``after``,
+        if older), up to the room's?"""
+        first = self.snapshot_version if after is None else min(after, self.snapshot_version)
+        return [v for v, _ in self.records] == list(range(first + 1, self.version + 1))
 
 
 def parse_room_message(data: bytes) -> ChangeMessage | dict[str, Any]:
     """A room channel message: a :class:`ChangeMessage`, or a notice (a map)."""
     if data[:1] == CHANGE:
-        version, ls, le, la = _HEADER.unpack_from(data, 1)
+        version, ls, le, la, lr = _HEADER.unpack_from(data, 1)
         at = 1 + _HEADER.size
         snapshot = data[at:at + ls]
-        events = data[at + ls:at + ls + le]
-        answers = data[at + ls + le:at + ls + le + la]
-        return ChangeMessage(version, snapshot, events, answers)
+        at += ls
+        events = data[at:at + le]
+        at += le
+        answers = data[at:at + la]
+        at += la
+        return ChangeMessage(version, snapshot, events, answers, data[at:at + lr])
     if data[:1] == NOTICE:
         return unpack(data[1:])
     raise ValueError("not a room channel message")
@@ -115,8 +137,18 @@ class VersionConflict(Exception):
 class Acquired:
     fence: int
     previous: str  # the node that owned the room before ('' if none)
-    snapshot: bytes
-    version: int
+    log: RoomLog
+
+    @property
+    def version(self) -> int:
+        return self.log.version
+
+
+def _room_log(r: list[Any]) -> RoomLog:
+    """A :class:`RoomLog` from what ``lua/room_log.lua`` returns."""
+    snapshot, version, since, flat = r
+    records = [(int(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2)]
+    return RoomLog(snapshot or b"", int(since), int(version), records)
 
 
 def lease_token(node: str, fence: int) -> str:
@@ -219,7 +251,9 @@ class Store:
         self.keys = Keys(prefix)
         self.grant = grant
         self._observe_write = observe_write or (lambda seconds: None)
-        self._source = {p.stem: p.read_text() for p in sorted(_LUA.glob("*.lua"))}
+        library = (_LUA / "room_log.lua").read_text()  # a function that other scripts call
+        self._source = {p.stem: (library + p.read_text() if "room_log(" in p.read_text() else p.read_text())
+                        for p in sorted(_LUA.glob("*.lua")) if p.stem != "room_log"}
         self._scripts = {name: redis.register_script(src) for name, src in self._source.items()}
         self._commit = ScriptBatcher(redis, self._source["commit"])
         self._gate = asyncio.Semaphore(concurrency)
@@ -408,12 +442,12 @@ class Store:
     async def acquire(self, room: str, node: str, lease_ms: int) -> Acquired | str | None:
         """Take the room's lease: :class:`Acquired`, the holder's node id, or None (no such room)."""
         k = self.keys
-        r = await self._run("acquire", [k.room(room), k.lease(room)], [node, lease_ms])
+        r = await self._run("acquire", [k.room(room), k.lease(room), k.events(room)], [node, lease_ms])
         if int(r[0]) == -1:
             return None
         if int(r[0]) == 0:
             return _text(r[1]).split(" ", 1)[0]
-        return Acquired(fence=int(r[1]), previous=_text(r[2]), snapshot=r[3], version=int(r[4]))
+        return Acquired(fence=int(r[1]), previous=_text(r[2]), log=_room_log(r[3]))
 
     @_gated
     async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[bool | None]:
@@ -439,9 +473,12 @@ class Store:
     @_gated
     async def commit(self, room: str, token: str, expected_version: int, snapshot: bytes,
                      events: list[dict[str, Any]], granted: int = 0, answers: bytes = b"",
-                     keep_all: bool = False) -> int:
-        """Store and publish one change; returns the new version. The room's event stream
-        keeps its last ``stream_maxlen`` entries (about), or every one with ``keep_all``.
+                     keep_all: bool = False, record: bytes = b"") -> int:
+        """Store and publish one change; returns the new version. ``record`` says how to
+        make the change again (it goes into the room's stream with the events);
+        ``snapshot``, the whole table after it, is written only when not empty. The
+        stream keeps its last ``stream_maxlen`` entries (about), or every one with
+        ``keep_all``: the records after the last snapshot must be among them.
 
         Raises :class:`Fenced` when ``token`` no longer holds the lease, or
         :class:`VersionConflict` when Redis is not at ``expected_version``: nothing is
@@ -453,7 +490,7 @@ class Store:
         r = await self._commit(
             [k.room(room), k.events(room), k.lease(room)],
             [token, expected_version, snapshot, ev, 0 if keep_all else self.stream_maxlen, granted, k.room_channel(room),
-             change_header(version, snapshot, ev, answers), answers],
+             change_header(version, snapshot, ev, answers, record), answers, record],
         )
         self._observe_write(time.perf_counter() - start)
         if int(r[0]) == 1:
@@ -477,31 +514,38 @@ class Store:
         return sorted(_text(m) for m in await self.redis.smembers(self.keys.rooms))
 
     @_gated
-    async def load_room(self, room: str) -> dict[str, Any] | None:
-        snap = await self.redis.hget(self.keys.room(room), "snap")
-        return None if snap is None else unpack(snap)
+    async def room_log(self, room: str, after: int | None = None) -> RoomLog | None:
+        """The room's last snapshot and the records after it, or after version ``after``
+        when that is older, read at once (None: no room).
+        :func:`server.room.log.current_table` replays them."""
+        k = self.keys
+        log = _room_log(await self._run("load", [k.room(room), k.events(room)], [] if after is None else [after]))
+        return log if log.snapshot else None
 
     @_gated
-    async def load_room_raw(self, room: str) -> bytes | None:
-        return await self.redis.hget(self.keys.room(room), "snap")
-
-    @_gated
-    async def room_state(self, room: str) -> tuple[int, bytes | None]:
-        """The room's version and snapshot as Redis holds them now (0 and None: no room)."""
-        version, snap = await self.redis.hmget(self.keys.room(room), ["version", "snap"])
-        return (0 if version is None else int(version)), snap
+    async def last_change(self, room: str) -> tuple[int, bytes | None]:
+        """The room's version, and the record of the last change in its stream (None if
+        the stream holds none), as Redis holds them now (0 and None: no room)."""
+        k = self.keys
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(k.room(room), "version")
+            pipe.xrevrange(k.events(room), count=1)
+            version, last = await pipe.execute()
+        record = last[0][1].get(b"c") if last and int(last[0][1][b"v"]) == int(version or 0) else None
+        return (0 if version is None else int(version)), record
 
     @_gated
     async def recent_entries(self, room: str, count: int) -> list[tuple[str, int, list[dict[str, Any]]]]:
         """The last ``count`` entries of the room's event stream, oldest first:
         ``(stream id, version, events)``."""
         entries = await self.redis.xrevrange(self.keys.events(room), count=count)
-        return [(_text(sid), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in reversed(entries)]
+        return [(_text(sid), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in reversed(entries)
+                if b"e" in fields]
 
     async def room_events(self, room: str) -> list[tuple[int, list[dict[str, Any]]]]:
         """The room's whole event stream (hand histories, tests)."""
         entries = await self.redis.xrange(self.keys.events(room))
-        return [(int(fields[b"v"]), unpack(fields[b"e"])) for _, fields in entries]
+        return [(int(fields[b"v"]), unpack(fields[b"e"])) for _, fields in entries if b"e" in fields]
 
     @_gated
     async def recent_events(self, room: str, after: int, upto: int) -> list[tuple[int, list[dict[str, Any]]]]:
@@ -509,7 +553,7 @@ class Store:
         if upto <= after:
             return []
         entries = await self.redis.xrevrange(self.keys.events(room), count=upto - after)
-        out = [(int(f[b"v"]), unpack(f[b"e"])) for _, f in entries]
+        out = [(int(f[b"v"]), unpack(f[b"e"])) for _, f in entries if b"e" in f]
         return sorted(e for e in out if after < e[0] <= upto)
 
     # --- lobby ---------------------------------------------------------------------

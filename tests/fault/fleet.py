@@ -21,6 +21,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.redis_embedded import EmbeddedRedis
+from server.room.log import load_room
 from server.room.table import ANSWERS_KEPT
 from tests.server.wsclient import Client
 
@@ -292,7 +293,7 @@ async def check_rooms(redis_url: str, rooms: list[Room], restored: dict[str, set
         store = Store(clients.main)
         for room in rooms:
             acked = {b.player: list(b.acks) for b in room.bots}
-            snap = await store.load_room(room.id)
+            snap = await load_room(store, room.id)
             versions = await room.read_stream(clients.main, store.keys)
             assert snap is not None, f"room {room.id} is gone"
             actions += check_one_room(room.id, acked, snap["answers"], versions,

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from client_demo.loadtest.launcher import free_port as launcher_free_port
 from engine import bots
 from server.redis_embedded import redis_server_binary
+from server.room.log import load_room
 from tests.server.wsclient import Client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -375,7 +376,7 @@ async def room_snapshot(redis_url: str, room: str, prefix: str = "cardroom:") ->
 
     clients = await connect(redis_url, 4)
     try:
-        return await Store(clients.main, prefix).load_room(room)
+        return await load_room(Store(clients.main, prefix), room)
     finally:
         await clients.aclose()
 

@@ -11,6 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.app import App
+from server.room.log import load_room
 
 from .test_play import new_room, seated_pair
 from .wsclient import Client
@@ -189,7 +190,7 @@ async def test_an_exception_inside_the_engine_is_internal_error_and_the_room_sur
     snap = await b.expect("room", room=room, playing=True)
     err = await b.request({"t": "act", "room": room, "action": {"type": "boom"}, "id": "b1"})
     assert err["code"] == "internal_error"
-    stored = await app.store.load_room(room)
+    stored = await load_room(app.store, room, app.games)
     assert stored["version"] == snap["version"]
     ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 5}, "id": "b2"})
     assert ack["t"] == "ack" and ack["version"] == snap["version"] + 1

@@ -16,6 +16,7 @@ from engine import bots
 from server.games import GAMES
 from server.room import shuffled_deck
 from server.room import table as tbl
+from server.room.log import load_room
 from server.store import Store
 
 from .conftest import owned
@@ -236,7 +237,7 @@ async def test_a_bots_pending_turn_survives_a_restart(make_app, redis, prefix):
     version = table.version
     await c.close()
     await behind.stop()
-    stored = await Store(redis, prefix).load_room(room)
+    stored = await load_room(Store(redis, prefix), room)
     assert stored["version"] == version and stored["bot_act_ms"] == table.bot_act_ms
 
     after = await make_app(games=GAMES, deck=shuffled_deck)

@@ -8,6 +8,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from server.room import table as tbl
+from server.room.log import load_room
 from server.store import Fenced, VersionConflict
 from server.store import pack as store_pack
 
@@ -22,7 +23,7 @@ async def test_every_acknowledged_change_is_already_in_redis_with_its_events(con
     a, b, room = await seated_pair(connect)
     await b.expect("room", room=room, playing=True)
     ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "k"})
-    stored = await app.store.load_room(room)
+    stored = await load_room(app.store, room, app.games)
     assert stored["version"] == ack["version"]
     assert stored["hand"]["pot"] == 10 + 10 + 7
     stream = await app.store.room_events(room)
@@ -36,7 +37,7 @@ async def test_a_resent_action_id_gets_the_original_ack_and_applies_nothing(conn
     first = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "same"})
     again = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 7}, "id": "same"})
     assert again["t"] == "ack" and again["version"] == first["version"]
-    stored = await app.store.load_room(room)
+    stored = await load_room(app.store, room, app.games)
     assert stored["version"] == first["version"] and stored["hand"]["pot"] == 27
 
 
@@ -64,7 +65,7 @@ async def test_restart_loads_rooms_and_the_turn_clock_keeps_its_deadline(make_ap
     snap = await a2.expect("room", room=room)
     assert snap["version"] == ack["version"] and snap["timer"]["seat"] == 0
     assert snap["timer"]["deadline_ms"] > before["timer"]["deadline_ms"] - 1  # re-armed by the act, persisted
-    stored = await app2.store.load_room(room)
+    stored = await load_room(app2.store, room, app2.games)
     assert stored["deadline_ms"] == snap["timer"]["deadline_ms"]
     ack2 = await a2.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "2"})
     assert ack2["version"] == ack["version"] + 1
@@ -91,7 +92,7 @@ async def test_a_deadline_that_passed_while_the_server_was_down_fires_on_start(m
     await asyncio.sleep(0.6)
     app2 = await make_app()
     for _ in range(50):
-        stored = await app2.store.load_room(room)
+        stored = await load_room(app2.store, room, app2.games)
         if stored["hand"]["is_over"]:
             break
         await asyncio.sleep(0.05)

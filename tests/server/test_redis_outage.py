@@ -18,11 +18,13 @@ import pytest_asyncio
 
 from server.app import App
 from server.config import Settings
+from server.room.log import load_room
 from server.store import UNAVAILABLE
 
 from ..redis_link import RedisLink
 from .conftest import fixed_deck
 from .highcard import GAME as HIGHCARD
+from .test_lost_writes import lose_writes, redis_state
 from .test_play import seated_pair
 from .wsclient import Client
 
@@ -86,7 +88,7 @@ async def test_a_commit_whose_answer_was_lost_is_found_stored_and_kept(players, 
     assert again["t"] == "ack" and again["version"] == snap["version"] + 1, again
     fold = await a.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "a1"})
     assert fold["t"] == "ack" and fold["version"] == snap["version"] + 2, fold
-    stored = await linked.store.load_room(room)
+    stored = await load_room(linked.store, room, linked.games)
     assert stored["version"] == fold["version"]
     # the same owner all along: no drop, no new fence
     assert linked.directory.actors[room] is actor and actor.lease.fence == fence
@@ -107,7 +109,7 @@ async def test_an_action_sent_while_redis_is_cut_off_is_applied_once_when_resent
     ack = await b.request(bet)
     assert ack["t"] == "ack" and ack["version"] == snap["version"] + 1, ack
     assert (await b.request(bet))["version"] == ack["version"]  # and only once
-    stored = await linked.store.load_room(room)
+    stored = await load_room(linked.store, room, linked.games)
     assert stored["version"] == ack["version"] and stored["hand"]["pot"] == 10 + 10 + 3
     assert linked.directory.actors[room] is actor
 
@@ -120,7 +122,7 @@ async def test_writes_redis_loses_during_an_outage_are_put_back_by_the_owner(pla
     a, b, room = await seated_pair(players)
     snap = await b.expect("room", room=room, playing=True)
     keys = linked.store.keys
-    older = await redis.hget(keys.room(room), "snap")
+    older = await redis_state(redis, keys, room)
     ack1 = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
     assert ack1["t"] == "ack" and ack1["version"] == snap["version"] + 1
 
@@ -128,12 +130,12 @@ async def test_writes_redis_loses_during_an_outage_are_put_back_by_the_owner(pla
     fold = {"t": "act", "room": room, "action": {"type": "fold"}, "id": "a1"}
     assert (await a.request(fold))["code"] == "unavailable"
     # Redis comes back without the last write (b1): the room as it was before it
-    await redis.hset(keys.room(room), mapping={"snap": older, "version": snap["version"]})
+    await lose_writes(redis, keys, room, older)
     link.flow()
 
     ack2 = await a.request(fold)
     assert ack2["t"] == "ack" and ack2["version"] == ack1["version"] + 1, ack2  # after the restored b1
-    stored = await linked.store.load_room(room)
+    stored = await load_room(linked.store, room, linked.games)
     answered = {(aid, v) for ids in stored["answers"].values() for aid, v in ids}
     assert {("b1", ack1["version"]), ("a1", ack2["version"])} <= answered
     again = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
