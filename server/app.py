@@ -32,7 +32,7 @@ from .codec import Codec
 from .config import Settings
 from .gate import Gate, peer_address
 from .lobby import Lobby
-from .metrics import CONTENT_TYPE_LATEST, Metrics
+from .metrics import CONTENT_TYPE_LATEST, GcPauses, Metrics
 from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
 from .redis_embedded import EmbeddedRedis
 from .room import epoch_ms
@@ -84,6 +84,7 @@ class App:
         self._watchdog: asyncio.Task[None] | None = None
         self._idle_task: asyncio.Task[None] | None = None
         self._lag_task: asyncio.Task[None] | None = None
+        self._gc_pauses = GcPauses(self.metrics)
         self.gate = Gate(self.settings)
 
     @property
@@ -144,6 +145,7 @@ class App:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
         self._idle_task = asyncio.create_task(self._close_idle(), name="idle connections")
         self._lag_task = asyncio.create_task(self._probe_lag(), name="event loop lag")
+        self._gc_pauses.install()
         self.server = await serve(
             self._handle,
             s.host,
@@ -189,6 +191,7 @@ class App:
         """Graceful shutdown (see the module doc)."""
         if self.server is not None:
             self.server.server.close()  # stop accepting
+        self._gc_pauses.remove()
         await cancel_and_wait([self._watchdog, self._idle_task, self._lag_task])
         self._watchdog = self._idle_task = self._lag_task = None
         if self.lobby is not None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import time
+from typing import Any
+
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -12,7 +16,7 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-__all__ = ["Metrics", "CONTENT_TYPE_LATEST"]
+__all__ = ["Metrics", "GcPauses", "CONTENT_TYPE_LATEST"]
 
 
 class Metrics:
@@ -45,6 +49,11 @@ class Metrics:
             "how late the event loop ran a timer due every 0.25 s: time every request waited behind other work",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=r,
+        )
+        self.gc_pauses = Histogram(
+            "cardroom_gc_pause_seconds",
+            "garbage collections of the process, by generation: the event loop stands still meanwhile",
+            ["generation"], buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25), registry=r,
         )
         # many processes on one Redis
         self.ownership = Counter(
@@ -90,3 +99,25 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class GcPauses:
+    """Times every garbage collection into :attr:`Metrics.gc_pauses` while installed (a
+    collection stops the event loop: a long one is a stall every request feels)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.metrics.gc_pauses.labels(str(info["generation"])).observe(time.perf_counter() - self._started)
+
+    def install(self) -> None:
+        gc.callbacks.append(self)
+
+    def remove(self) -> None:
+        if self in gc.callbacks:
+            gc.callbacks.remove(self)

@@ -8,6 +8,7 @@ client after ``App.stop()``. Both hung the test runner's teardown for good."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 import subprocess
 import sys
@@ -122,3 +123,14 @@ async def test_a_stalled_event_loop_shows_in_the_lag_histogram(make_app):
     time.sleep(0.6)  # work that blocks the loop: the probe's timer is at least 0.35 s late
     await asyncio.sleep(0.3)
     assert over(0.25) >= before + 1
+
+
+async def test_garbage_collections_are_timed_by_generation_while_the_server_runs(make_app):
+    app = await make_app()
+    samples = app.metrics.registry.get_sample_value
+    before = samples("cardroom_gc_pause_seconds_count", {"generation": "2"}) or 0.0
+    gc.collect()  # a full collection: generation 2
+    assert samples("cardroom_gc_pause_seconds_count", {"generation": "2"}) == before + 1
+    await app.stop()
+    gc.collect()  # a stopped server no longer counts (its callback is gone)
+    assert samples("cardroom_gc_pause_seconds_count", {"generation": "2"}) == before + 1
