@@ -49,17 +49,48 @@ const MAX_TOASTS = 2;
 
 export function toast(text, kind = "info", ms = 4200) {
   const box = document.getElementById("toasts");
-  // under the table's top bar (never over its buttons); a repeat replaces the older copy,
-  // and only the newest few stay
-  const bar = document.querySelector(".table-bar");
-  box.style.top = bar ? `${Math.max(8, Math.round(bar.getBoundingClientRect().bottom + 6))}px` : "";
+  // a repeat replaces the older copy, and only the newest few stay
   for (const old of box.children) if (old.textContent === text) old.remove();
   while (box.children.length >= MAX_TOASTS) box.firstElementChild.remove();
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status",
     "data-testid": kind === "error" ? "toast-error" : "toast" }, text);
   box.append(el);
+  placeToasts(box);
   setTimeout(() => el.classList.add("fade"), ms - 400);
   setTimeout(() => el.remove(), ms);
+}
+
+/**
+ * Where the messages go at a table, clear of the seats and of the table's buttons: with
+ * the hand history beside the table (desktop), in its column under its heading (over its
+ * oldest lines); on a phone, just above the row of the table's buttons, over the table's
+ * name and stakes, growing upward (the oldest message dropped when two do not fit); on
+ * a medium screen, under the table's top bar. Elsewhere (the lobby), style.css decides.
+ */
+function placeToasts(box) {
+  const set = (top, left, width, bottom = "") => Object.assign(box.style, { top, left, width, bottom,
+    right: left ? "auto" : "", transform: left ? "none" : "" });
+  const bar = document.querySelector(".table-bar");
+  if (!bar) { set("", "", ""); return; }
+  const col = document.querySelector(".table-col");
+  const history = document.querySelector(".table-screen .history");
+  const heading = history && history.querySelector(".history-toggle");
+  if (col && heading && history.getBoundingClientRect().left >= col.getBoundingClientRect().right) {
+    const panel = history.getBoundingClientRect();
+    const under = Math.max(8, Math.round(heading.getBoundingClientRect().bottom + 4));
+    set(`${under}px`, `${Math.round(panel.left + 4)}px`, `${Math.round(panel.width - 8)}px`);
+    return;
+  }
+  const row = [...bar.querySelectorAll(":scope > button, :scope > .table-buttons")];
+  if (window.innerWidth <= 600 && row.length) {
+    const above = Math.min(...row.map((el) => el.getBoundingClientRect().top)) - 4;
+    if (above > 40) {
+      set("auto", "", "", `${Math.round(window.innerHeight - above)}px`);
+      while (box.children.length > 1 && box.getBoundingClientRect().top < 4) box.firstElementChild.remove();
+      return;
+    }
+  }
+  set(`${Math.max(8, Math.round(bar.getBoundingClientRect().bottom + 6))}px`, "", "");
 }
 
 /**
@@ -144,6 +175,7 @@ export const app = {
       leagues.stopPoll();
       lobby.render(main);
     }
+    placeToasts(document.getElementById("toasts")); // messages shown before this screen move with it
   },
 
   openRoom(roomId) {

@@ -41,7 +41,8 @@ export function cardEl(id, { size = "md", cls = "", testid = null } = {}) {
   if (id === BLACK_JOKER || id === RED_JOKER) {
     attrs.class += ` joker ${id === RED_JOKER ? "red" : "black"}`;
     return h("div", attrs,
-      h("div", { class: "corner" }, h("span", { class: "jk" }, "JOKER")),
+      // a small card has room for two letters: "JK", one over the other like a rank and suit
+      h("div", { class: "corner" }, h("span", { class: "jk" }, size === "sm" || size === "xs" ? "JK" : "JOKER")),
       h("div", { class: "pip joker-pip" }, "★"));
   }
   const suit = suitOf(id);

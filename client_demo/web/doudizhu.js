@@ -77,10 +77,8 @@ export default {
       return h("div", { class: "cards fan rest-fan", "data-testid": `rest-${seat}`, style: { "--n": rest.length } },
         ddzSorted(rest).map((c) => cardEl(c, { size: "sm" })));
     }
-    if (rest) s = { ...s, cards_left: rest.length };
-    return h("div", { class: "count-stack", "data-testid": `count-${seat}`, "data-count": s.cards_left,
-      title: t("ddz.cards_left", { n: s.cards_left }) },
-    cardEl(null, { size: "sm" }), h("span", { class: "count" }, String(s.cards_left)));
+    if (narrow()) return null; // on a phone the count is a badge on the plate (badges)
+    return countNode(rest ? rest.length : s.cards_left, seat);
   },
 
   betMarker(ctx, seat) {
@@ -104,6 +102,11 @@ export default {
     if (s.role === "landlord") out.push(h("span", { class: "badge landlord", "data-testid": `landlord-${seat}`, title: t("ddz.landlord_title") }, t("ddz.landlord_badge")));
     else if (s.role === "peasant") out.push(h("span", { class: "badge peasant", title: t("ddz.peasant_title") }, t("ddz.peasant")));
     if (seat === ctx.me && ctx.view.hand && ctx.view.hand.length) out.push(h("span", { class: "badge" }, t("ddz.n_cards", { n: ctx.view.hand.length })));
+    if (seat !== ctx.me && narrow() && !ctx.last) {
+      const v = ctx.view;
+      const rest = v.is_over && v.result && v.result.hands ? v.result.hands[seat] : null;
+      out.push(countNode(rest ? rest.length : s.cards_left, seat, true));
+    }
     return out;
   },
 
@@ -149,16 +152,19 @@ export default {
   mine(ctx) {
     const v = ctx.view;
     if (!v || !v.hand || ctx.me === null) return null;
+    if (listedBelow(ctx)) return null; // your cards left are listed with the score
     const sel = selection(ctx);
     const cards = ddzSorted(v.hand);
     const hand = h("div", { class: "my-hand", "data-testid": "my-hand", "data-count": cards.length });
     hand.style.setProperty("--n", String(cards.length));
+    const back = cards.length - frontRow(cards.length); // cards in the row behind (the highest)
+    if (back > 0) hand.classList.add("two-rows");
     // the bottom cards the landlord just took stand out for a moment
     const fresh = ctx.ui.fresh && ctx.ui.fresh.hand === ctx.snap.hand_no && Date.now() < ctx.ui.fresh.until
       ? new Set(ctx.ui.fresh.cards) : new Set();
     const swept = sweptCards(ctx, cards); // a sweep under way when the table re-renders keeps its highlight
     if (ctx.ui.sweep) hand.classList.toggle("sweep-off", !ctx.ui.sweep.select);
-    for (const c of cards) {
+    for (const [i, c] of cards.entries()) {
       const el = cardEl(c, { size: "lg", cls: `${sel.has(c) ? "selected" : ""} ${fresh.has(c) ? "fresh" : ""} ${swept.has(c) ? "swept" : ""}` });
       el.setAttribute("data-testid", "hand-card");
       el.setAttribute("role", "button");
@@ -170,6 +176,12 @@ export default {
       };
       el.addEventListener("click", () => { if (!justSwept(ctx)) toggle(); }); // not the click that ends a sweep
       el.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); toggle(); } });
+      if (back > 0) { // two rows: each fanned over its own width, the front row on a line of its own
+        el.style.setProperty("--n", String(i < back ? back : cards.length - back));
+        el.classList.add(i < back ? "back-row" : "front-row");
+        if (i === 0 || i === back) el.classList.add("row-start");
+        if (i === back) hand.append(h("div", { class: "row-break" }));
+      }
       hand.append(el);
     }
     hand.addEventListener("pointerdown", (e) => startSweep(ctx, e));
@@ -325,7 +337,7 @@ function startSweep(ctx, e) {
   ctx.ui.sweep = s;
   const move = (ev) => {
     if (ev.pointerId !== s.pointerId) return;
-    const to = cardAtX(ev.clientX);
+    const to = cardAt(ev.clientX, ev.clientY);
     if (to === null || to === s.to) return;
     if (!s.moved) {
       s.moved = true;
@@ -381,11 +393,23 @@ function sweptCards(ctx, order) {
   return new Set(s && s.moved ? sweepRange(s, order) : []);
 }
 
-/** The card of your hand drawn on top at the viewport x `x`; past either end, the end card. */
-function cardAtX(x) {
+/**
+ * The card of your hand under the pointer at (`x`, `y`): in the row whose part on screen
+ * holds `y` (a hand on two rows: above the front row is the row behind; one row: that row,
+ * however far the pointer drifts up or down), the card drawn on top at `x`; past either
+ * end of the row, its end card.
+ */
+function cardAt(x, y) {
   const hand = document.querySelector(HAND);
-  const els = hand ? [...hand.querySelectorAll(HAND_CARD)] : [];
-  if (!els.length) return null;
+  const all = hand ? [...hand.querySelectorAll(HAND_CARD)] : [];
+  if (!all.length) return null;
+  let els = all;
+  const front = all.filter((el) => el.classList.contains("front-row"));
+  if (front.length) {
+    // the front row's top: where its cards stand when not lifted (selected cards rise)
+    const top = Math.max(...front.map((el) => el.getBoundingClientRect().top));
+    els = y < top ? all.filter((el) => el.classList.contains("back-row")) : front;
+  }
   for (let i = els.length - 1; i >= 0; i--) { // later cards overlap earlier ones
     const r = els[i].getBoundingClientRect();
     if (x >= r.left && x < r.right) return Number(els[i].dataset.card);
@@ -430,10 +454,41 @@ function hint(ctx) {
 
 function narrow() { return window.innerWidth <= 600; }
 
+/** The narrowest strip of a card of your hand a finger can press (px). */
+const TAP = 24;
+
+/**
+ * How many of `n` cards go in the front row of your hand: all of them where one row gives
+ * each card a strip of at least TAP px (a desktop, or a short hand); on a phone as many
+ * as do, the highest cards going to a row behind.
+ */
+function frontRow(n) {
+  if (!narrow()) return n;
+  const width = document.documentElement.clientWidth - 24; // the page's and the hand's padding
+  const cw = 46; // a large card on a phone (style.css)
+  return Math.max(1, Math.min(n, Math.floor((width - cw - 8) / TAP) + 1));
+}
+
+/** Whether the end of the hand is listed under the felt (a phone), cards left included. */
+function listedBelow(ctx) {
+  const v = ctx.view;
+  return Boolean(narrow() && !ctx.last && v && v.is_over && v.result && v.result.type === "hand_over");
+}
+
+/**
+ * How many cards a seat holds: a face-down card with the number on it, or on a phone a
+ * badge on the plate (`compact`: the felt has no room beside the plays).
+ */
+function countNode(n, seat, compact = false) {
+  const attrs = { "data-testid": `count-${seat}`, "data-count": n, title: t("ddz.cards_left", { n }) };
+  if (compact) return h("span", { class: "badge count-badge", ...attrs }, h("span", { class: "mini-back" }), String(n));
+  return h("div", { class: "count-stack", ...attrs }, cardEl(null, { size: "sm" }), h("span", { class: "count" }, String(n)));
+}
+
 /** On a phone the score table goes under the felt, where the action bar was (no room in the middle). */
 function resultBelow(ctx) {
   const v = ctx.view;
-  if (!narrow() || !v || !v.is_over || !v.result || v.result.type !== "hand_over") return null;
+  if (!listedBelow(ctx)) return null;
   return h("div", { class: "action-bar result-below" }, resultNode(ctx, v.result, false, "result-table"), summary(ctx));
 }
 
@@ -457,7 +512,7 @@ function resultNode(ctx, r, compact = false, testid = "result") {
   r.points.forEach((p, seat) => {
     if (p === null || p === undefined) return;
     rows.push(h("tr", { class: r.chips[seat] > 0 ? "plus" : "minus" },
-      h("td", {}, ctx.name(seat), seat === r.landlord ? " ♛" : ""),
+      h("td", { class: "who", title: ctx.name(seat) }, ctx.name(seat), seat === r.landlord ? " ♛" : ""),
       h("td", {}, `${p > 0 ? "+" : ""}${p}`),
       h("td", {}, `${r.chips[seat] > 0 ? "+" : ""}${chips(r.chips[seat])}`)));
   });

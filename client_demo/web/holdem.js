@@ -5,10 +5,10 @@
 // View and legal wire formats: engine/holdem/view.py and engine/holdem/legal.py.
 // Raise amounts are "raise to" totals for the street: {"type": "raise", "to": N}.
 
-import { h, chips } from "./dom.js";
+import { h, chips, who } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
 import { bestHand, fullHand, shortHand } from "./handeval.js";
-import { t, list } from "./i18n.js";
+import { t, tParts, list } from "./i18n.js";
 
 const STREET_KEY = { preflop: "he.preflop", flop: "he.flop", turn: "he.turn", river: "he.river", over: "he.showdown" };
 const street = (name) => (STREET_KEY[name] ? t(STREET_KEY[name]) : name);
@@ -116,12 +116,15 @@ export default {
         if (!groups.has(key)) groups.set(key, { won: s.won, hand: s.hand, names: [] });
         groups.get(key).names.push(ctx.name(s.seat));
       }
-      // the hand without its kickers on the felt (the whole description in the tooltip and the history)
+      // who won on one line, the hand without its kickers on the next (the whole
+      // description in the tooltip and the history); style.css cuts a long name short
       parts.push(h("div", { class: "result", "data-testid": "result" },
-        [...groups.values()].map((g) => h("div", { title: fullHand(g.hand) || "" }, (g.names.length > 1
-          ? t("he.win_each", { names: list(g.names), n: chips(g.won) })
-          : t("he.wins", { name: g.names[0], n: chips(g.won) }))
-          + (g.hand && !ctx.narrow ? t("he.with", { hand: shortHand(g.hand) }) : "")))));
+        [...groups.values()].map((g) => h("div", { class: "result-group", title: fullHand(g.hand) || "" },
+          h("div", { class: "result-who" }, g.names.length > 1
+            ? t("he.win_each", { names: list(g.names), n: chips(g.won) })
+            : tParts("he.wins", { name: who(g.names[0]), n: chips(g.won) })),
+          // (the space: the result's text reads as one sentence, "… wins 20 with Two pair …")
+          g.hand ? h("div", { class: "result-hand", "data-testid": "result-hand" }, " ", t("he.with_line", { hand: shortHand(g.hand) })) : null))));
     } else {
       const total = potTotal(v);
       parts.push(h("div", { class: "pot", "data-testid": "pot", "data-amount": total }, t("table.pot", { n: chips(total) })));

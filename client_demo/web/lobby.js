@@ -3,7 +3,7 @@
 
 import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
-import { t, tMaybe, lang } from "./i18n.js";
+import { t, tMaybe, tParts, lang } from "./i18n.js";
 
 export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
 const CHINESE = { zhajinhua: "炸金花", doudizhu: "斗地主" };
@@ -148,9 +148,11 @@ export class Lobby {
     const rooms = this.store.rooms.filter((r) => (!this.filter.game || r.game === this.filter.game)
       && (!this.filter.stakes || describeStakes(r) === this.filter.stakes));
     if (!rooms.length) {
+      // the play button by the label it has on this screen ("Play vs bots" on a phone)
+      const play = [h("span", { class: "wide-only" }, t("lobby.play_now")), h("span", { class: "narrow-only" }, t("lobby.play_now_short"))];
       box.append(h("p", { class: "muted empty" }, this.store.rooms.length
         ? t("lobby.no_match")
-        : t("lobby.no_tables")));
+        : tParts("lobby.no_tables", { play })));
       return;
     }
     const mine = this.store.seated;

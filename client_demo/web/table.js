@@ -115,6 +115,7 @@ export class TableScreen {
         const bpos = module.betPos ? module.betPos(k, snap.seats.length) : ellipsePos(k, snap.seats.length, 0.42);
         bet.style.left = `${bpos.x}%`;
         bet.style.top = `${bpos.y}%`;
+        bet.dataset.seat = seat;
         seatLayer.append(bet);
       }
     });
@@ -149,6 +150,7 @@ export class TableScreen {
     clear(main).append(screen);
     if (ctx.ui.showLast) main.append(this.lastHandPanel(ctx));
     fitFelt(screen);
+    if (!module.betPos) placeBets(screen);
     animate(screen, ctx.ui);
     turnChime(snap, ctx.ui);
     const list = screen.querySelector(".history-list");
@@ -237,7 +239,10 @@ export class TableScreen {
     const info = snap.seats[seat];
     const style = { left: `${pos.x}%`, top: `${pos.y}%` };
     // where the seat's cards go: toward the middle of the table
-    const side = pos.x < 30 ? "pos-left" : pos.x > 70 ? "pos-right" : pos.y > 60 ? "pos-bottom" : "pos-top";
+    // (the seat right at the top holds them beside its plate, below it they would reach
+    // the board; at 9-10 seats its neighbours have that room)
+    const side = pos.x < 30 ? "pos-left" : pos.x > 70 ? "pos-right" : pos.y > 60 ? "pos-bottom"
+      : Math.abs(pos.x - 50) < 1 && snap.seats.length <= 8 ? "pos-top top-middle" : "pos-top";
     const place = placeOf(snap, seat);
     if (!info && place !== null) return this.placedSeat(ctx, seat, place, side, style);
     if (!info) {
@@ -312,7 +317,10 @@ export class TableScreen {
     const node = ctx.module.actions(ctx);
     if (node) {
       const timer = snap.timer && snap.timer.seat === snap.your_seat ? snap.timer : null;
-      if (timer) node.prepend(h("div", { class: "my-clock", "data-deadline": timer.deadline_ms }, ""));
+      if (timer) {
+        node.prepend(h("div", { class: "my-clock", "data-deadline": timer.deadline_ms,
+          "data-total": (snap.options.action_seconds || 30) * 1000 }, ""));
+      }
       return node;
     }
     const who = view.to_act !== null && view.to_act !== undefined ? ctx.name(view.to_act) : null;
@@ -442,12 +450,12 @@ export class TableScreen {
       const frac = total > 0 ? Math.min(1, left / total) : 0;
       const arc = el.querySelector(".arc");
       arc.style.strokeDashoffset = String(RING * (1 - frac));
-      el.classList.toggle("hurry", left < 5000);
+      clockColour(el, left, total);
     }
     for (const el of this.main.querySelectorAll(".my-clock[data-deadline]")) {
       const left = Math.max(0, Number(el.dataset.deadline) - now);
       el.textContent = t("table.seconds", { n: Math.ceil(left / 1000) });
-      el.classList.toggle("hurry", left < 5000);
+      clockColour(el, left, Number(el.dataset.total));
     }
     for (const el of this.main.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Number(el.dataset.until) - now);
@@ -465,14 +473,118 @@ function fitFelt(screen) {
   if (!wrap) return;
   const phone = window.innerWidth <= 600;
   wrap.style.height = "";
+  // the page's own margin under the table (the main column's bottom padding) counts too
+  const pad = Math.max(8, parseFloat(getComputedStyle(screen.parentElement).paddingBottom) || 0);
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   const col = screen.querySelector(".table-col");
   const below = col.getBoundingClientRect().bottom - wrap.getBoundingClientRect().bottom;
-  const room = window.innerHeight - top - below - 8;
+  const room = window.innerHeight - top - below - pad;
   const [lo, hi] = phone ? [330, 470] : [300, 560];
-  wrap.style.height = `${Math.round(Math.min(hi, Math.max(lo, room)))}px`;
+  wrap.style.height = `${Math.floor(Math.min(hi, Math.max(lo, room)))}px`;
+  // the history beside the table ends where the window does
+  const history = screen.querySelector(".history");
+  if (history && history.getBoundingClientRect().left >= col.getBoundingClientRect().right) {
+    const limit = window.innerHeight - (history.getBoundingClientRect().top + window.scrollY) - pad;
+    history.style.maxHeight = `${Math.floor(Math.max(200, limit))}px`;
+  }
 }
 
+
+/**
+ * A turn clock's colour for `left` ms of `total`: green, then amber (`warn`) once half
+ * the clock or 15 s remain, whichever is less, then red (`hurry`) for the last 5 s.
+ */
+function clockColour(el, left, total) {
+  const hurry = left < 5000;
+  el.classList.toggle("hurry", hurry);
+  el.classList.toggle("warn", !hurry && left <= Math.min(15000, (total || 30000) / 2));
+}
+
+/**
+ * Each seat's chips on the felt (Hold'em and Zha Jin Hua) just in front of the seat: on
+ * the line from the seat to the middle of the table, at the first spot clear of the
+ * seat's plate and cards and of everything else there (other seats, the board, the pot,
+ * bets already placed). Where the line finds no such spot (a short felt: the middle
+ * reaches down to your own cards), the clear one nearest the middle of: left or right of
+ * the seat, above or below its cards. On a crowded felt with no clear spot at all, the
+ * spot clear of the seat itself that covers the least of the rest.
+ */
+function placeBets(screen) {
+  const wrap = screen.querySelector(".felt-wrap");
+  const bets = wrap ? [...wrap.querySelectorAll(".seat-layer > .bet[data-seat]")] : [];
+  if (!bets.length) return;
+  const origin = wrap.getBoundingClientRect();
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left - origin.left, y: r.top - origin.top, w: r.width, h: r.height };
+  };
+  const drawn = (els) => els.map(rect).filter((r) => r.w > 0 && r.h > 0);
+  const seats = new Map(); // seat -> {own: its plate and cards, cards: its cards alone}
+  for (const seat of wrap.querySelectorAll(".seat-layer > .seat")) {
+    const cards = drawn([...seat.querySelectorAll(".seat-cards > *")]);
+    seats.set(seat.dataset.seat, { own: drawn([...seat.querySelectorAll(".plate")]).concat(cards), cards });
+  }
+  const taken = drawn([...screen.querySelectorAll(".center .board-area > *, .center > .status")]);
+  for (const { own } of seats.values()) taken.push(...own);
+  const middle = { x: origin.width / 2, y: origin.height / 2 };
+  const inside = (r) => r.x >= 0 && r.y >= 0 && r.x + r.w <= origin.width && r.y + r.h <= origin.height;
+  for (const bet of bets) {
+    const { own = [], cards = [] } = seats.get(bet.dataset.seat) || {};
+    if (!own.length) continue;
+    const spots = betSpots(own, cards, { w: bet.offsetWidth, h: bet.offsetHeight }, middle)
+      .filter((r) => inside(r) && !own.some((o) => overlaps(r, o, 4)));
+    if (!spots.length) continue;
+    // how much of the rest a spot covers (0: clear of everything)
+    const scored = spots.map((r) => ({ r, cost: taken.reduce((sum, o) => sum + (overlaps(r, o, 2) ? overlapArea(r, o) + 1 : 0), 0) }));
+    const { r: spot } = scored.find((x) => x.cost === 0) || scored.reduce((a, b) => (b.cost < a.cost ? b : a));
+    bet.style.left = `${Math.round(spot.x + spot.w / 2)}px`;
+    bet.style.top = `${Math.round(spot.y + spot.h / 2)}px`;
+    taken.push(spot);
+  }
+}
+
+/**
+ * Where a bet of `size` may go, best first: along the line from the seat (its plate and
+ * cards, `own`) to `middle`, every 3 px; then left or right of the seat and above or
+ * below its cards, the one nearest the middle first.
+ */
+function betSpots(own, cards, size, middle) {
+  const at = (x, y) => ({ x: x - size.w / 2, y: y - size.h / 2, w: size.w, h: size.h });
+  const seat = union(own);
+  const from = { x: seat.x + seat.w / 2, y: seat.y + seat.h / 2 };
+  const dist = Math.hypot(middle.x - from.x, middle.y - from.y) || 1;
+  const line = [];
+  for (let d = 0; d <= dist; d += 3) {
+    line.push(at(from.x + ((middle.x - from.x) * d) / dist, from.y + ((middle.y - from.y) * d) / dist));
+  }
+  const c = union(cards.length ? cards : own);
+  const mid = { x: c.x + c.w / 2, y: c.y + c.h / 2 };
+  const far = (r) => Math.hypot(r.x + r.w / 2 - middle.x, r.y + r.h / 2 - middle.y);
+  const around = [at(seat.x - 6 - size.w / 2, mid.y), at(seat.x + seat.w + 6 + size.w / 2, mid.y),
+    at(mid.x, c.y - 6 - size.h / 2), at(mid.x, c.y + c.h + 6 + size.h / 2)].sort((a, b) => far(a) - far(b));
+  return line.concat(around);
+}
+
+/** The area two boxes share. */
+function overlapArea(a, b) {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/** The smallest box holding every box of `items` ({x, y, w, h}). */
+function union(items) {
+  const x = Math.min(...items.map((r) => r.x));
+  const y = Math.min(...items.map((r) => r.y));
+  const right = Math.max(...items.map((r) => r.x + r.w));
+  const bottom = Math.max(...items.map((r) => r.y + r.h));
+  return { x, y, w: right - x, h: bottom - y };
+}
+
+/** Whether two boxes come closer than `gap` pixels. */
+function overlaps(a, b, gap = 0) {
+  return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
+}
 
 function clockRing(deadline, total) {
   const ns = "http://www.w3.org/2000/svg";

@@ -119,7 +119,8 @@ export default {
     ];
     if (v.is_over && v.winner !== null && v.winner !== undefined) {
       const total = (v.payouts || []).reduce((a, p) => a + p.amount, 0);
-      parts.push(h("div", { class: "result", "data-testid": "result" }, t("he.wins", { name: ctx.name(v.winner), n: chips(total) })));
+      parts.push(h("div", { class: "result", "data-testid": "result" },
+        h("div", { class: "result-who" }, tParts("he.wins", { name: who(ctx.name(v.winner)), n: chips(total) }))));
     } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
       const c = ctx.ui.lastCompare;
       parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, c) },
