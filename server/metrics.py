@@ -50,6 +50,15 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=r,
         )
+        self.read_pauses = Counter(
+            "cardroom_read_pauses_total",
+            "times the process stopped reading its clients' frames because its event loop fell behind "
+            "(backpressure)", registry=r,
+        )
+        self.read_paused_seconds = Counter(
+            "cardroom_read_paused_seconds_total", "seconds spent not reading clients' frames (backpressure)",
+            registry=r,
+        )
         self.gc_pauses = Histogram(
             "cardroom_gc_pause_seconds",
             "garbage collections of the process, by generation: the event loop stands still meanwhile",

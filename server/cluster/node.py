@@ -101,7 +101,7 @@ class Node:
         self._inbox_after = await self.store.open_inbox(self.id, self._inbox_ttl())
         await self.store.heartbeat(self.id, self.clock() + 3 * self.settings.lease_ms, self._inbox_ttl())
         await self.subscribe(self.store.keys.lobby_channel)
-        for loop in (self._inbox_loop, self._pubsub_loop, self._renew_loop, self._scan_loop):
+        for loop in (self._inbox_loop, self._pubsub_loop, self._renew_loop, self._presence_loop, self._scan_loop):
             self._tasks.append(asyncio.create_task(loop(), name=f"{self.id} {loop.__name__}"))
 
     async def stop(self) -> None:
@@ -262,11 +262,15 @@ class Node:
     # --- leases, liveness, presence ------------------------------------------------------------
 
     async def _every(self, what: str, seconds: Callable[[], float], step: Callable[[], Any]) -> None:
-        """Run ``step`` every ``seconds()`` for good. While Redis is unreachable, log it
-        once, drop the rooms whose lease may have run out, and keep trying."""
+        """Run ``step`` every ``seconds()`` for good, counted from the start of the last
+        step (a slow step does not push the next one back by its own length). While Redis
+        is unreachable, log it once, drop the rooms whose lease may have run out, and keep
+        trying."""
         outage = Outage(what)
+        started = time.monotonic()
         while True:
-            await asyncio.sleep(seconds())
+            await asyncio.sleep(max(0.0, started + seconds() - time.monotonic()))
+            started = time.monotonic()
             try:
                 await step()
             except asyncio.CancelledError:
@@ -282,16 +286,13 @@ class Node:
             outage.ok()
 
     async def _renew_loop(self) -> None:
-        last_presence = 0.0
+        """Renew every lease this process holds, every third of the lease. Nothing else
+        runs in this loop: a renewal that waited behind other work (presence for a
+        thousand players, say) could come back too late and make every room drop."""
+        await self._every("lease renewal", lambda: self.settings.lease_ms / 3000, self._renew)
 
-        async def step() -> None:
-            nonlocal last_presence
-            await self._renew()
-            if time.monotonic() - last_presence >= PRESENCE_REFRESH_SECONDS:
-                last_presence = time.monotonic()
-                await self._refresh_presence()
-
-        await self._every("lease renewal", lambda: self.settings.lease_ms / 3000, step)
+    async def _presence_loop(self) -> None:
+        await self._every("presence", lambda: PRESENCE_REFRESH_SECONDS, self._refresh_presence)
 
     async def _renew(self) -> None:
         assert self.directory is not None
