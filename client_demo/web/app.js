@@ -238,6 +238,29 @@ export const app = {
     } catch (err) { /* shown as a toast */ }
   },
 
+  /**
+   * Join a private room with its code (the lobby's "Join with a code"): sit down with the
+   * room's default buy-in, or watch when every seat is taken. The error is the caller's to
+   * show (the promise rejects with it); nothing is shown as a message.
+   */
+  async joinWithCode(roomId, code) {
+    const msg = { t: "join", room: roomId, code, seed: freshSeed(roomId) };
+    try {
+      const snap = await conn.request(msg, { quiet: true });
+      store.codes.set(roomId, code);
+      const s = snap.seats[snap.your_seat];
+      if (s && store.wallet !== null) store.wallet -= s.stack;
+      this.seatedAt(snap);
+    } catch (err) {
+      if (err.code === "already_seated" && store.snaps.has(roomId)) { this.openRoom(roomId); return; }
+      if (err.code !== "room_full") throw err;
+      await conn.request({ t: "spectate", room: roomId, code }, { quiet: true });
+      store.codes.set(roomId, code);
+      store.spectating.add(roomId);
+      this.openRoom(roomId);
+    }
+  },
+
   /** A join (or quick match) answered with our seat: show that table. */
   seatedAt(snap) {
     store.spectating.delete(snap.room);
@@ -351,7 +374,7 @@ conn.on("room", (snap) => {
 
 conn.on("event", (msg) => {
   const snap = store.snaps.get(msg.room);
-  table.onEvent(msg.room, msg.event, snap);
+  table.onEvent(msg.room, msg.event, snap, msg.version ?? null);
   if (msg.event.type === "hand_ended" && snap && snap.your_seat !== null && store.seated.has(msg.room)) newSeed(msg.room);
 });
 

@@ -9,6 +9,7 @@
 import { h, chips } from "./dom.js";
 import { DDZ_RANKS, cardEl, ddzCardsFor, ddzRank, ddzRanksText, ddzSorted } from "./cards.js";
 import { t, tMaybe, list } from "./i18n.js";
+import { keepSelection, storedSelection } from "./handlog.js";
 
 /** A play's kind in words (engine/doudizhu/plays.py: solo, pair, trio_solo, bomb, rocket, ...). */
 export function kindText(kind) {
@@ -47,14 +48,29 @@ function calledBefore(history, index) {
   return (history || []).slice(0, index).some((b) => b.action === "call" || b.action === "rob");
 }
 
+/**
+ * The cards selected in your hand (a Set of ids), kept per hand; after a reload, the
+ * selection this tab had (sessionStorage, handlog.js).
+ */
 function selection(ctx) {
   const v = ctx.view;
   const key = `${ctx.snap.hand_no}`;
-  if (ctx.ui.selKey !== key) { ctx.ui.selKey = key; ctx.ui.selected = new Set(); ctx.ui.hint = -1; }
+  if (ctx.ui.selKey !== key) {
+    ctx.ui.selKey = key;
+    ctx.ui.selected = new Set(storedSelection(ctx.snap.room, ctx.snap.hand_no) || []);
+    ctx.ui.hint = -1;
+  }
   // drop cards that left the hand (played)
   const hand = new Set(v && v.hand ? v.hand : []);
+  const before = ctx.ui.selected.size;
   for (const c of [...ctx.ui.selected]) if (!hand.has(c)) ctx.ui.selected.delete(c);
+  if (ctx.ui.selected.size !== before) saveSelection(ctx);
   return ctx.ui.selected;
+}
+
+/** Remember the selection in this tab, so that a reload keeps it. */
+function saveSelection(ctx) {
+  keepSelection(ctx.snap.room, ctx.snap.hand_no, ctx.ui.selected || []);
 }
 
 export default {
@@ -172,6 +188,7 @@ export default {
       const toggle = () => {
         if (sel.has(c)) sel.delete(c); else sel.add(c);
         el.classList.toggle("selected", sel.has(c));
+        saveSelection(ctx);
         updatePlayButton(ctx);
       };
       el.addEventListener("click", () => { if (!justSwept(ctx)) toggle(); }); // not the click that ends a sweep
@@ -189,7 +206,17 @@ export default {
     return h("div", { class: "hand-area" }, counter(ctx), hand);
   },
 
+  // your own view of the hand just over, should your seat have been freed as it ended
+  // (out of chips): the cards left in your hand drawn as yours
+  ownView(view, before, seat) {
+    if (view.hand) return view;
+    const rest = view.result && view.result.hands ? view.result.hands[seat] : null;
+    const hand = rest || (before && before.hand) || null;
+    return hand ? { ...view, hand, you: seat } : view;
+  },
+
   track(ev, ctx) {
+    if (ctx.replaying) return; // after a reload: the bottom cards taken long ago stand out no more
     if (ev.type === "landlord" && ev.seat === ctx.me && ev.bottom) {
       ctx.ui.fresh = { hand: ctx.snap.hand_no, cards: ev.bottom, until: Date.now() + FRESH_MS };
       setTimeout(() => ctx.rerender(), FRESH_MS + 50);
@@ -227,7 +254,7 @@ export default {
     }
     if (legal.can_pass) row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) }, t("ddz.pass")));
     row.append(h("button", { class: "btn act", "data-testid": "act-hint", onclick: () => hint(ctx) }, t("ddz.hint")));
-    row.append(h("button", { class: "btn act ghost", "data-testid": "act-clear", onclick: () => { sel.clear(); ctx.rerender(); } }, t("ddz.clear")));
+    row.append(h("button", { class: "btn act ghost", "data-testid": "act-clear", onclick: () => { sel.clear(); saveSelection(ctx); ctx.rerender(); } }, t("ddz.clear")));
     row.append(h("button", { class: "btn act raise", "data-testid": "act-play", disabled: sel.size === 0,
       onclick: () => {
         if (!sel.size) return;
@@ -354,6 +381,7 @@ function startSweep(ctx, e) {
     if (s.moved) ctx.ui.sweptAt = performance.now(); // the click that may follow this release toggles nothing
     const sel = ctx.ui.selected;
     for (const c of ids) if (s.select) sel.add(c); else sel.delete(c);
+    if (ids.length) saveSelection(ctx);
     paintSweep(ctx);
     updatePlayButton(ctx);
   };
@@ -449,6 +477,7 @@ function hint(ctx) {
   ctx.ui.hint = (ctx.ui.hint + 1) % plays.length;
   const ids = ddzCardsFor(plays[ctx.ui.hint].ranks, v.hand) || [];
   ctx.ui.selected = new Set(ids);
+  saveSelection(ctx);
   ctx.rerender();
 }
 

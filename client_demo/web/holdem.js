@@ -68,6 +68,12 @@ export default {
     return null;
   },
 
+  // your cards of the hand just over, from your last view while seated (your seat was freed
+  // as it ended: the snapshot's view is a spectator's, without a mucked hand)
+  ownView(view, before, seat) {
+    return !view.hole && before && before.hole ? { ...view, hole: before.hole, you: seat } : view;
+  },
+
   betMarker(ctx, seat) {
     const s = seatView(ctx, seat);
     if (!s || !s.bet || ctx.view.is_over) return null;

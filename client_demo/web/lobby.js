@@ -72,6 +72,7 @@ export class Lobby {
     if (this.root && main.contains(this.root)) { this.update(); return; }
     this.root = h("div", { class: "lobby", "data-testid": "lobby" },
       h("section", { class: "games", "data-testid": "games" }),
+      this.codePanel(),
       h("section", { class: "panel create-panel hidden", "data-testid": "create-panel" }),
       h("section", { class: "panel rooms-panel" },
         h("div", { class: "rooms-head" },
@@ -182,6 +183,52 @@ export class Lobby {
             onclick: () => this.app.spectate(r.room) }, t("lobby.watch"))),
       ));
     }
+  }
+
+  // --- join with a code --------------------------------------------------------------------
+
+  /**
+   * "Join with a code": a private room's table number (`r-…`, shown beside the code at the
+   * table) and its invitation code, or the invitation link pasted into either field. Sits
+   * you down (`join` with `code`), or lets you watch when every seat is taken; a wrong code
+   * or table is said in the form.
+   */
+  codePanel() {
+    const room = h("input", { type: "text", "data-testid": "code-room", maxlength: 300, autocomplete: "off",
+      spellcheck: "false", placeholder: t("lobby.code_room_ph"), "aria-label": t("lobby.code_room") });
+    const code = h("input", { type: "text", "data-testid": "code-input", maxlength: 300, autocomplete: "off",
+      spellcheck: "false", autocapitalize: "characters", placeholder: t("lobby.code_ph"), "aria-label": t("lobby.code") });
+    const error = h("div", { class: "form-error hidden", "data-testid": "code-error", role: "alert" });
+    const button = h("button", { type: "submit", class: "btn", "data-testid": "code-join" }, t("lobby.code_join"));
+    const say = (text, field = null) => {
+      error.textContent = text;
+      error.classList.toggle("hidden", !text);
+      for (const el of [room, code]) el.classList.toggle("invalid", el === field);
+      if (field) field.focus();
+    };
+    for (const el of [room, code]) el.addEventListener("input", () => say(""));
+    const form = h("form", { class: "code-form", "data-testid": "code-form",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const invite = parseInvite(room.value, code.value);
+        if (!invite.room) { say(t("lobby.code_need_room"), room); return; }
+        if (!invite.code) { say(t("lobby.code_need_code"), code); return; }
+        say("");
+        button.disabled = true;
+        try {
+          await this.app.joinWithCode(invite.room, invite.code);
+        } catch (err) {
+          if (err.code === "bad_code") say(t("lobby.code_bad", { room: invite.room }), code);
+          else if (err.code === "no_such_room" || err.code === "bad_message") say(t("lobby.code_no_room", { room: invite.room }), room);
+          else say(tMaybe(`err.${err.code}`, {}, err.message || t("err.generic")));
+        } finally {
+          button.disabled = false;
+        }
+      } },
+    h("label", { class: "code-title", for: "code-room-input" }, t("lobby.code_title")),
+    h("div", { class: "code-fields" }, Object.assign(room, { id: "code-room-input" }), code, button),
+    error);
+    return h("section", { class: "panel code-panel", "data-testid": "code-panel" }, form);
   }
 
   // --- play now ---------------------------------------------------------------------------
@@ -312,6 +359,29 @@ function readOption(el) {
   if (type === "float") { const n = parseFloat(el.value); return Number.isNaN(n) ? undefined : n; }
   if (el.value === "") return undefined;
   return el.value;
+}
+
+/**
+ * The room and code a player typed into "Join with a code": the invitation link
+ * (`…#/room/<id>/<code>`) in either field, the room as `r-…` (also `r-… CODE` or
+ * `r-…/CODE` in the first field) and the code (any case, spaces ignored). Missing or
+ * malformed parts are null.
+ */
+export function parseInvite(roomText, codeText) {
+  for (const text of [roomText, codeText]) {
+    const m = String(text || "").match(/#\/room\/([\w-]{1,64})\/([A-Za-z0-9]{1,16})\b/);
+    if (m) return { room: m[1], code: m[2].toUpperCase() };
+  }
+  let room = String(roomText || "").trim();
+  let code = String(codeText || "").replace(/\s+/g, "");
+  const both = room.match(/^([\w-]{1,64})[\s/]+([A-Za-z0-9 ]{1,20})$/);
+  if (both) { room = both[1]; if (!code) code = both[2].replace(/\s+/g, ""); }
+  if (!code && /^[A-HJ-NP-Z2-9]{8}$/i.test(room) && !/^r-/i.test(room)) { code = room; room = ""; } // the code alone
+  if (/^r-[0-9a-f]+$/i.test(room)) room = room.toLowerCase();
+  return {
+    room: /^[\w-]{1,64}$/.test(room) ? room : null,
+    code: /^[A-Za-z0-9]{1,16}$/.test(code) ? code.toUpperCase() : null,
+  };
 }
 
 /** Stakes text from a lobby room summary, when the server includes the table config. */

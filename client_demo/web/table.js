@@ -9,7 +9,8 @@ import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
 import { shortTitle } from "./lobby.js";
 import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
-import { t } from "./i18n.js";
+import { keepEvent, keepOpening, keepVersion, storedHand } from "./handlog.js";
+import { t, tParts } from "./i18n.js";
 import { animate, soundFor, turnChime } from "./fx.js";
 
 const GAMES = { holdem, zhajinhua, doudizhu };
@@ -41,15 +42,25 @@ export class TableScreen {
   }
 
   context(snap) {
-    const view = snap.view;
     const module = GAMES[snap.game];
+    const ui = this.uiFor(snap.room);
+    // seats freed when the hand ended (busted, or left), still drawn until the next deal;
+    // yours among them: the table is drawn around your seat, with your cards
+    const ghosts = this.ghostSeats(snap, ui);
+    const me = snap.your_seat ?? ghosts.mine;
+    let view = snap.view;
+    if (snap.your_seat === null && me !== null && module && module.ownView && ui.ownView
+        && ui.ownView.hand === snap.hand_no && ui.ownView.seat === me && view) {
+      view = module.ownView(view, ui.ownView.view, me);
+    }
     const ctx = {
       snap,
       view,
       game: snap.game,
-      me: snap.your_seat,
+      me,
+      ghosts: ghosts.seats,
       n: snap.seats.length,
-      ui: this.uiFor(snap.room),
+      ui,
       module,
       name: (seat) => {
         if (seat === null || seat === undefined) return "?";
@@ -82,7 +93,7 @@ export class TableScreen {
       return;
     }
     const ctx = this.context(snap);
-    const view = snap.view;
+    const view = ctx.view;
     const historyOpen = ctx.ui.historyOpen ?? window.innerWidth >= 900;
     if (snap.playing && view && ctx.ui.openedHand !== snap.hand_no) {
       // The opening of a hand (blinds, antes, your cards) for the history panel, from the
@@ -93,6 +104,7 @@ export class TableScreen {
           const handNo = snap.hand_no;
           this.app.log(snap.room, () => [t("log.in_progress", { n: handNo }), "sep"]);
           ctx.ui.partialHand = snap.hand_no;
+          keepOpening(snap.room, snap.hand_no, snap.version, view); // a reload starts the hand here too
         }
         module.opening(ctx).forEach((_, i) => this.app.log(snap.room, () => {
           const line = module.opening(ctx)[i];
@@ -103,7 +115,9 @@ export class TableScreen {
     const log = this.store.logs.get(snap.room) || [];
 
     const seatLayer = h("div", { class: "seat-layer" });
-    const order = rotation(snap.seats.length, snap.your_seat ?? 0);
+    // your seat at the bottom; once you ran out of chips, the seat you had
+    const anchor = ctx.me ?? (this.store.busted.has(snap.room) ? ctx.ui.formerSeat : null) ?? 0;
+    const order = rotation(snap.seats.length, anchor);
     // on a phone the chips a seat has in front of it go on its plate: the felt has no room
     const betsOnPlates = window.innerWidth <= 600 && !module.betPos;
     order.forEach((seat, k) => {
@@ -208,30 +222,81 @@ export class TableScreen {
         catch (err) { window.prompt(t("table.copy_prompt"), link); }
       } }, t("table.copy"));
     return h("div", { class: "invite small", "data-testid": "invite", "data-link": link },
-      t("table.private"), h("b", { "data-testid": "invite-code" }, snap.code), " ", copy);
+      tParts("table.private", { room: h("b", { "data-testid": "invite-room" }, snap.room),
+        code: h("b", { "data-testid": "invite-code" }, snap.code) }), " ", copy);
   }
 
+  /**
+   * Between hands: when the next hand comes (a countdown, then "Dealing…"), or, when no
+   * hand can start, why not: too few players ready, only bots ready, or you sitting out.
+   */
   statusNode(ctx) {
     const { snap } = ctx;
     if (snap.playing) return null;
     if (snap.closed) {
       return h("div", { class: "status", "data-testid": "status" }, t(snap.league ? "table.match_over" : "table.closed"));
     }
-    const seated = snap.seats.filter((s) => s).length;
+    const attrs = { class: "status", "data-testid": "status" };
+    const why = this.noHandReason(snap);
+    if (why) {
+      attrs["data-why"] = why.code;
+      let text = t(why.key, why.params);
+      if (snap.your_seat === null && snap.seats.some((s) => !s) && !this.store.busted.has(snap.room)) text += t("table.take_seat");
+      return h("div", attrs, text);
+    }
+    if (snap.next_hand_ms) {
+      attrs["data-until"] = snap.next_hand_ms;
+      return h("div", attrs, t("table.next_soon"));
+    }
+    return h("div", attrs, t("table.dealing"));
+  }
+
+  /**
+   * Why no hand can start at this table now ({code, key, params}), or null when one will
+   * be dealt once the pause between hands is over. The server's rule
+   * (server/room/table.py `can_start`): enough ready seats (seated, not sitting out, not
+   * leaving, chips left) for the game (for the first hand, the room's
+   * `first_hand_players` if more), and a person among them (bots never play alone,
+   * except in a league match).
+   */
+  noHandReason(snap) {
+    if (snap.playing || snap.closed) return null;
+    const league = snap.league;
+    if (league && snap.hand_no >= league.hands) return null; // the match is over
     const info = this.store.games.find((g) => g.game === snap.game);
     const min = info ? info.min_players : 2;
-    let text;
-    let attrs = { class: "status", "data-testid": "status" };
-    if (snap.next_hand_ms && seated >= min) {
-      attrs["data-until"] = snap.next_hand_ms;
-      text = t("table.next_soon");
-    } else if (seated < min) {
-      text = t("table.waiting_players", { seated, min });
-      if (snap.your_seat === null && seated < snap.seats.length) text += t("table.take_seat");
-    } else {
-      text = t("table.dealing");
+    const first = snap.hand_no === 0 ? Number((snap.options || {}).first_hand_players) || 0 : 0;
+    const needed = Math.max(min, first);
+    // (Zha Jin Hua deals only the stacks that cover the ante)
+    const least = snap.game === "zhajinhua" ? Math.max(1, Number((snap.config || {}).ante) || 1) : 1;
+    const ready = snap.seats.filter((s) => s && !s.sitting_out && !s.leaving && s.stack >= least);
+    const person = Boolean(league) || ready.some((s) => !s.bot);
+    if (ready.length >= needed && person) return null;
+    const mine = snap.your_seat !== null ? snap.seats[snap.your_seat] : null;
+    if (mine && mine.sitting_out) return { code: "sitting_out", key: "table.you_sitting_out" };
+    if (ready.length >= needed) return { code: "no_person", key: "table.waiting_person" };
+    return { code: "too_few", key: "table.waiting_ready", params: { n: needed } };
+  }
+
+  /**
+   * Seats the hand just over freed when it ended (their player ran out of chips, or had
+   * asked to leave): drawn until the next hand is dealt, so the result stays readable.
+   * Returns {seats: seat -> seat info (`gone`: "busted" or "left"), mine: your own such
+   * seat or null}. From the `left` events that came with `hand_ended` (`ui.gone`).
+   */
+  ghostSeats(snap, ui) {
+    const out = { seats: {}, mine: null };
+    const v = snap.view;
+    if (snap.playing || !v || !v.is_over || !v.seats || !ui.gone) return out;
+    const player = this.store.welcome ? this.store.welcome.player : null;
+    for (const [k, g] of Object.entries(ui.gone)) {
+      const seat = Number(k);
+      if (g.hand !== snap.hand_no || snap.seats[seat] || !v.seats[seat]) continue;
+      out.seats[seat] = { player: g.player, name: g.name, stack: g.stack, connected: true, sitting_out: false,
+        leaving: false, bot: false, gone: g.reason };
+      if (player && g.player === player) out.mine = seat;
     }
-    return h("div", attrs, text);
+    return out;
   }
 
   seatBox(ctx, seat, pos, k, bet = null) {
@@ -245,6 +310,7 @@ export class TableScreen {
       : Math.abs(pos.x - 50) < 1 && snap.seats.length <= 8 ? "pos-top top-middle" : "pos-top";
     const place = placeOf(snap, seat);
     if (!info && place !== null) return this.placedSeat(ctx, seat, place, side, style);
+    if (!info && ctx.ghosts[seat]) return this.ghostSeat(ctx, seat, pos, k, side, style, bet);
     if (!info) {
       const canSit = snap.your_seat === null && !snap.closed;
       return h("div", { class: `seat empty ${side}`, style, "data-testid": `seat-${seat}`, "data-seat": seat },
@@ -252,7 +318,7 @@ export class TableScreen {
           ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, t("table.sit_here"))
           : h("div", { class: "empty-label" }, t("table.empty")));
     }
-    const mine = seat === snap.your_seat;
+    const mine = seat === ctx.me;
     const toAct = view && !view.is_over && view.to_act === seat;
     const timer = snap.timer && snap.timer.seat === seat ? snap.timer : null;
     const extra = ctx.module.seatState ? ctx.module.seatState(ctx, seat) : {};
@@ -289,6 +355,42 @@ export class TableScreen {
     );
   }
 
+  /**
+   * A seat freed at the end of the hand on the table (its player busted or left): drawn as
+   * it ended, with the cards the hand showed and "out of chips" / "left", until the next
+   * deal. Others watching may take it ("Sit here"); its own player has the Rebuy panel.
+   */
+  ghostSeat(ctx, seat, pos, k, side, style, bet) {
+    const { snap } = ctx;
+    const info = ctx.ghosts[seat];
+    const mine = seat === ctx.me;
+    const extra = ctx.module.seatState ? ctx.module.seatState(ctx, seat) : {};
+    const classes = ["seat", "gone", side, mine ? "me" : "", extra.winner ? "winner" : "", extra.out ? "out" : ""];
+    const badges = [];
+    if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
+    badges.push(h("span", { class: "badge gone-badge", "data-testid": `gone-${seat}` },
+      t(info.gone === "busted" ? "table.gone_busted" : "table.gone_left")));
+    if (bet) badges.push(bet);
+    const player = this.store.welcome ? this.store.welcome.player : null;
+    const canSit = snap.your_seat === null && !snap.closed && info.player !== player;
+    const cards = ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null;
+    const onPlate = Boolean(bet !== null || (ctx.narrow && !ctx.module.betPos)) && !mine && cards;
+    return h("div", { class: classes.filter(Boolean).join(" "), style, "data-testid": `seat-${seat}`,
+      "data-seat": seat, "data-pos": k, "data-name": info.name, "data-stack": info.stack, "data-bot": "0",
+      "data-gone": info.gone, "data-place": "" },
+    onPlate ? null : h("div", { class: "seat-cards" }, cards),
+    h("div", { class: "plate" },
+      h("div", { class: "avatar" }, h("span", { class: "initial" }, (ctx.name(seat) || "?").slice(0, 1).toUpperCase())),
+      h("div", { class: "plate-text" },
+        h("div", { class: "seat-name", "data-testid": `seat-name-${seat}`, title: ctx.name(seat) }, ctx.name(seat)),
+        h("div", { class: "seat-stack", "data-testid": `seat-stack-${seat}` }, chips(info.stack))),
+      h("div", { class: "badges" }, badges),
+      onPlate ? h("div", { class: "seat-cards plate-cards" }, cards) : null,
+      extra.note ? h("div", { class: "seat-note", "data-testid": `seat-note-${seat}`, title: extra.title || extra.note }, extra.note) : null,
+      canSit ? h("button", { class: "btn sit small", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, t("table.sit_here")) : null),
+    );
+  }
+
   /** A sit-and-go's seat whose player left once the match was over: who sat there, and the place. */
   placedSeat(ctx, seat, place, side, style) {
     return h("div", { class: `seat placed ${place > 1 ? "eliminated" : ""} ${side}`, style, "data-testid": `seat-${seat}`,
@@ -310,7 +412,11 @@ export class TableScreen {
     const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
     if (below) return below;
     if (!view || !snap.playing) {
-      const hint = h("div", { class: "muted hint" }, snap.playing ? "" : t("table.next_hand"));
+      // sitting out: said here unless the felt says so already (no hand can start)
+      const out = snap.seats[snap.your_seat] && snap.seats[snap.your_seat].sitting_out;
+      const felt = this.noHandReason(snap);
+      const text = snap.playing ? "" : out ? (felt && felt.code === "sitting_out" ? "" : t("table.you_sitting_out")) : t("table.next_hand");
+      const hint = h("div", { class: "muted hint", "data-testid": "between-hands" }, text);
       const show = this.showButton(ctx);
       return show ? h("div", { class: "after-hand" }, show, hint) : hint;
     }
@@ -341,28 +447,115 @@ export class TableScreen {
       onclick: () => this.conn.request({ t: "show", room: snap.room }).catch(() => {}) }, t("table.show"));
   }
 
-  /** Out of chips: buy in again (a join of the same room, within its buy-in range). */
+  /**
+   * Out of chips: buy in again (a join of the same room). The amount is bounded by the
+   * room's `buy_in_min..buy_in_max` and by the wallet (`buy_in_default` proposed, or the
+   * most the wallet allows); a wallet holding less than `buy_in_min` is told so, with no
+   * button.
+   */
   rebuyNode(ctx) {
     const o = ctx.snap.options || {};
     const min = o.buy_in_min || 1;
-    const max = Math.min(o.buy_in_max || 1e12, Math.max(min, this.store.wallet ?? min));
+    const wallet = this.store.wallet;
+    const known = wallet !== null && wallet !== undefined;
+    if (known && wallet < min) {
+      return h("div", { class: "action-bar rebuy", "data-testid": "rebuy-panel" },
+        h("div", { class: "muted small", "data-testid": "rebuy-text" }, t("table.rebuy_short", { wallet: chips(wallet), min: chips(min) })));
+    }
+    const max = Math.min(o.buy_in_max || 1e12, known ? wallet : Infinity);
     const amount = h("input", { type: "number", min, max, step: 1, value: Math.min(max, Math.max(min, o.buy_in_default || min)),
       "data-testid": "rebuy-amount", "aria-label": t("table.rebuy_label"), inputmode: "numeric" });
+    amount.addEventListener("input", () => amount.classList.remove("invalid"));
+    const rebuy = () => {
+      const n = Number(amount.value);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        amount.classList.add("invalid");
+        this.app.toast(t("table.rebuy_range", { min: chips(min), max: chips(max) }), "error");
+        return;
+      }
+      this.app.join(ctx.snap.room, null, n);
+    };
     return h("div", { class: "action-bar rebuy", "data-testid": "rebuy-panel" },
-      h("div", { class: "muted small" }, t("table.rebuy_text", { min: chips(min), max: chips(o.buy_in_max || max) })),
+      h("div", { class: "muted small", "data-testid": "rebuy-text" }, t("table.rebuy_text", { min: chips(min), max: chips(max) })),
       h("div", { class: "row buttons" }, amount,
-        h("button", { class: "btn act raise", "data-testid": "rebuy",
-          onclick: () => this.app.join(ctx.snap.room, null, Number(amount.value)) }, t("table.rebuy"))));
+        h("button", { class: "btn act raise", "data-testid": "rebuy", onclick: rebuy }, t("table.rebuy"))));
   }
 
   // --- events -----------------------------------------------------------------------------
 
-  /** Every snapshot of a room this page follows, shown or not (the fairness record). */
+  /**
+   * Every snapshot of a room this page follows, shown or not: the fairness record, the
+   * last finished hand, your own view of the hand (kept should the seat be freed when it
+   * ends), and, the first time after the page (re)loads, the hand so far from this tab's
+   * record of it (handlog.js).
+   */
   onSnapshot(snap) {
     const ui = this.uiFor(snap.room);
+    if (!ui.restoreChecked) {
+      ui.restoreChecked = true;
+      this.restore(snap, ui);
+    }
     trackSnapshot(ui, snap);
     // the last finished hand, kept for the "Last hand" view while the next one is played
     if (snap.view && snap.view.is_over && snap.hand_no) ui.lastOver = snap;
+    if (snap.your_seat !== null && snap.your_seat !== undefined) {
+      ui.formerSeat = snap.your_seat;
+      if (snap.view) ui.ownView = { hand: snap.hand_no, seat: snap.your_seat, view: snap.view };
+    }
+    if (snap.playing) keepVersion(snap.room, snap.hand_no, snap.version);
+  }
+
+  /**
+   * After a reload, the hand under way as this tab saw it before: its history lines one by
+   * one, the seats' notes of the betting round (the games' `track`), the fairness record
+   * when nothing was missed. If the room moved on while the page reloaded (the record's
+   * version is older than the snapshot's), a line says that moves are missing. Reloaded
+   * once the hand is over (its lines then come from `history`): the seats it freed as it
+   * ended, and whether you ran out of chips (the Rebuy panel).
+   */
+  restore(snap, ui) {
+    const rec = storedHand(snap.room);
+    if (!rec || rec.hand !== snap.hand_no || !GAMES[snap.game]) return;
+    if (!snap.playing) { this.restoreEnd(snap, ui, rec); return; }
+    const whole = rec.events.length > 0 && rec.events[0][1].type === "hand_started";
+    if (!whole && !rec.opening) return;
+    const complete = rec.version === snap.version;
+    const ctx = { ...this.context(snap), replaying: true };
+    const room = snap.room;
+    const handNo = snap.hand_no;
+    if (!whole) {
+      this.app.log(room, () => [t("log.in_progress", { n: handNo }), "sep"]);
+      const octx = { ...ctx, view: rec.opening };
+      const opening = () => (ctx.module.opening ? ctx.module.opening(octx) : []);
+      opening().forEach((_, i) => this.app.log(room, () => {
+        const line = opening()[i];
+        return Array.isArray(line) ? line : [line, ""];
+      }));
+      ui.partialHand = handNo;
+    }
+    for (const [version, ev] of rec.events) {
+      const [line, cls] = this.absorb(ev, ctx, version, whole && complete);
+      if (line) this.app.log(room, () => lineFor(ev, ctx), [line, cls]);
+    }
+    if (!complete) this.app.log(room, () => [t("log.reload_gap"), "warn"]);
+    ui.expectHand = handNo;
+    ui.sawOpeningFor = handNo;
+  }
+
+  /** The end of the hand on the table, from the tab's record of it: who was stood up then. */
+  restoreEnd(snap, ui, rec) {
+    const ended = rec.events.find(([, ev]) => ev.type === "hand_ended");
+    if (!ended || !snap.view || !snap.view.is_over) return;
+    const ctx = this.context(snap);
+    const player = this.store.welcome ? this.store.welcome.player : null;
+    ui.endedAt = ended[0];
+    ui.gone = {};
+    for (const [version, ev, name] of rec.events) {
+      if (ev.type !== "left" || version !== ended[0]) continue;
+      ui.gone[ev.seat] = { hand: snap.hand_no, reason: ev.reason, player: ev.player, name: name || ctx.name(ev.seat), stack: ev.stack };
+      (ui.names ||= {})[ev.seat] = name || ctx.name(ev.seat);
+      if (ev.reason === "busted" && player && ev.player === player && snap.your_seat === null) this.store.busted.add(snap.room);
+    }
   }
 
   /** The result of the last finished hand: its center (board, pot, winners, score) and the hands shown. */
@@ -380,14 +573,17 @@ export class TableScreen {
       ctx.module.summary ? ctx.module.summary(lctx) : null));
   }
 
-  onEvent(roomId, ev, snap) {
+  /**
+   * An event of a room this page follows (`version`: the room version it came with): the
+   * page's state of the room takes it in, the history gets its line, the tab's record of
+   * the hand keeps it (for a reload), and, on the room shown, its sound and notice.
+   */
+  onEvent(roomId, ev, snap, version = null) {
     if (!snap) return;
     const ctx = this.context(snap);
-    trackEvent(ctx.ui, snap, ev);
-    if (ev.type === "hand_started") { ctx.ui.expectHand = ev.hand_no; ctx.ui.acts = {}; (ctx.ui.loggedHands ||= new Set()).add(ev.hand_no); }
-    if (ctx.module.track) ctx.module.track(ev, ctx);
-    if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ctx.ui.sawOpeningFor = ctx.ui.expectHand;
-    const [line, cls] = lineFor(ev, ctx);
+    const [line, cls] = this.absorb(ev, ctx, version);
+    // (a seat stood up: its name too, for the seats drawn until the next deal after a reload)
+    if (version !== null) keepEvent(roomId, ev, version, snap.hand_no, ev.type === "left" ? ctx.name(ev.seat) : null);
     if (line) this.app.log(roomId, () => lineFor(ev, ctx), [line, cls]);
     if (this.store.current === roomId) soundFor(snap, ev);
     if (ctx.module.notice) {
@@ -401,6 +597,30 @@ export class TableScreen {
         list.scrollTop = list.scrollHeight;
       }
     }
+  }
+
+  /**
+   * What an event changes in the page's state of its room (live, or replayed after a
+   * reload): the fairness record (unless `fair` is false), the hand expected, the seats'
+   * notes (the game's `track`), the seats freed as a hand ends (`ui.gone`: the `left`
+   * events that came with `hand_ended`). Returns the event's history line.
+   */
+  absorb(ev, ctx, version, fair = true) {
+    const { ui, snap } = ctx;
+    if (fair) trackEvent(ui, snap, ev);
+    if (ev.type === "hand_started") {
+      ui.expectHand = ev.hand_no;
+      ui.acts = {};
+      ui.gone = {};
+      (ui.loggedHands ||= new Set()).add(ev.hand_no);
+    }
+    if (ev.type === "hand_ended") { ui.endedAt = version; ui.gone = {}; }
+    if (ev.type === "left" && version !== null && version === ui.endedAt) {
+      (ui.gone ||= {})[ev.seat] = { hand: snap.hand_no, reason: ev.reason, player: ev.player, name: ctx.name(ev.seat), stack: ev.stack };
+    }
+    if (ctx.module.track) ctx.module.track(ev, ctx);
+    if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ui.sawOpeningFor = ui.expectHand;
+    return lineFor(ev, ctx);
   }
 
   /** History panel lines for hands fetched with `history` (those not already logged live). */

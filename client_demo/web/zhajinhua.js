@@ -76,6 +76,17 @@ export default {
       [cardEl(null, { size }), cardEl(null, { size }), cardEl(null, { size })]);
   },
 
+  // your cards of the hand just over (looked at, or shown to you by a compare), from your
+  // last view while seated: your seat was freed as the hand ended
+  ownView(view, before, seat) {
+    const was = before && before.seats ? before.seats[seat] : null;
+    const now = view.seats ? view.seats[seat] : null;
+    if (!was || !was.cards || !now || now.cards) return view;
+    const seats = [...view.seats];
+    seats[seat] = { ...now, cards: was.cards, category: was.category, description: was.description };
+    return { ...view, seats };
+  },
+
   betMarker(ctx, seat) {
     const s = seatView(ctx, seat);
     if (!s || !s.paid || ctx.view.is_over) return null;

@@ -193,18 +193,37 @@ def bot_to_act(table: Table) -> int | None:
     return table.hand.to_act if info is not None and info.bot else None
 
 
-def due(table: Table, game: Game, now_ms: int) -> str | None:
-    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"bot"``, ``"start"`` or None.
+def absent_step(table: Table) -> str | None:
+    """``"leaver"`` when the seat to act is leaving, ``"sitting_out"`` when it sits out
+    (asked to, or after timeouts), else None: either way nobody is there to play the
+    turn, so the room plays it at once with the game's timeout action
+    (:func:`play_for`) instead of letting everyone wait for its clock."""
+    if not playing(table) or table.hand.to_act is None:
+        return None
+    info = table.seats[table.hand.to_act]
+    if info is None:
+        return None
+    if info.leaving:
+        return "leaver"
+    if info.sitting_out:
+        return "sitting_out"
+    return None
 
-    A bot's turn is played when ``bot_act_ms`` has passed; should the bot fail to act,
-    its turn clock still runs out like anyone's (``"timeout"`` wins once it has).
+
+def due(table: Table, game: Game, now_ms: int) -> str | None:
+    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"sitting_out"``,
+    ``"bot"``, ``"start"`` or None.
+
+    A leaving or sitting-out seat's turn is due at once (:func:`absent_step`). A bot's
+    turn is played when ``bot_act_ms`` has passed; should the bot fail to act, its turn
+    clock still runs out like anyone's (``"timeout"`` wins once it has).
     """
     if playing(table):
         to_act = table.hand.to_act
         if to_act is not None:
-            info = table.seats[to_act]
-            if info is not None and info.leaving:
-                return "leaver"
+            absent = absent_step(table)
+            if absent is not None:
+                return absent
             if table.deadline_ms is not None and table.deadline_ms <= now_ms:
                 return "timeout"
             if bot_to_act(table) is not None and (table.bot_act_ms or 0) <= now_ms:
@@ -220,9 +239,8 @@ def next_wakeup_ms(table: Table, game: Game) -> int | None:
     if playing(table):
         if table.hand.to_act is None:
             return None
-        info = table.seats[table.hand.to_act]
-        if info is not None and info.leaving:
-            return 0  # a leaving player's turn is played at once
+        if absent_step(table) is not None:
+            return 0  # a leaving or sitting-out player's turn is played at once
         if bot_to_act(table) is not None:
             times = [x for x in (table.deadline_ms, table.bot_act_ms or 0) if x is not None]
             return min(times)
@@ -446,7 +464,10 @@ def act(table: Table, game: Game, seat: int, action: dict[str, Any], now_ms: int
 
 
 def play_for(table: Table, game: Game, now_ms: int, reason: str) -> list[Event]:
-    """The server acts for the seat to act: its clock ran out, or it is leaving."""
+    """The server acts for the seat to act with the game's timeout action: its clock ran
+    out (``reason`` ``"timeout"``: a ``timed_out`` event, and the seat is sat out after
+    :data:`SIT_OUT_AFTER_TIMEOUTS` in a row), or it is leaving (``"leaver"``) or sitting
+    out (``"sitting_out"``), played at once without a ``timed_out`` event."""
     seat = table.hand.to_act
     action = game.timeout_action(table.hand, seat)
     events: list[Event] = []
