@@ -47,6 +47,9 @@ def new_node_id() -> str:
     return "n-" + secrets.token_hex(5)
 
 
+RENEWALS_IN_FLIGHT = 3  # lease renewals sent and not yet answered, at most
+
+
 class Outage:
     """Logs the first failure of a loop and its recovery, not every failed attempt."""
 
@@ -86,6 +89,7 @@ class Node:
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._wanted: set[str] = set()  # channels this node should be subscribed to
         self._tasks: list[asyncio.Task[None]] = []
+        self._renewals: set[asyncio.Task[None]] = set()  # lease renewals sent, not yet answered
         self.directory: Directory | None = None
         self.views: Views | None = None
         self.on_lobby: Callable[[], None] = lambda: None
@@ -286,10 +290,36 @@ class Node:
             outage.ok()
 
     async def _renew_loop(self) -> None:
-        """Renew every lease this process holds, every third of the lease. Nothing else
-        runs in this loop: a renewal that waited behind other work (presence for a
-        thousand players, say) could come back too late and make every room drop."""
-        await self._every("lease renewal", lambda: self.settings.lease_ms / 3000, self._renew)
+        """Renew every lease this process holds, every third of the lease, whatever else
+        the process does (presence has its own loop). A renewal is sent on time even
+        while an earlier one is still unanswered (up to :data:`RENEWALS_IN_FLIGHT`): on a
+        process far behind, a renewal may take longer than the interval, and waiting for
+        it made the next one late enough that every room was dropped."""
+        outage = Outage("lease renewal")
+        started = time.monotonic()
+        try:
+            while True:
+                await asyncio.sleep(max(0.0, started + self.settings.lease_ms / 3000 - time.monotonic()))
+                started = time.monotonic()
+                if len(self._renewals) < RENEWALS_IN_FLIGHT:
+                    task = asyncio.create_task(self._renew_once(outage), name=f"{self.id} renewal")
+                    self._renewals.add(task)
+                    task.add_done_callback(self._renewals.discard)
+        finally:
+            await cancel_and_wait(list(self._renewals))
+
+    async def _renew_once(self, outage: Outage) -> None:
+        try:
+            await self._renew()
+        except UNAVAILABLE as exc:
+            outage.failed(exc)
+            self._drop_expired()
+            return
+        except Exception:
+            stop_if_cancelled()
+            log.exception("lease renewal failed")
+            return
+        outage.ok()
 
     async def _presence_loop(self) -> None:
         await self._every("presence", lambda: PRESENCE_REFRESH_SECONDS, self._refresh_presence)

@@ -164,8 +164,9 @@ class RoomActor:
             await asyncio.shield(self.task)
 
     def renewed(self, sent: float) -> None:
-        """The renewal sent at ``sent`` (monotonic) succeeded."""
-        self.lease.sent = sent
+        """The renewal sent at ``sent`` (monotonic) succeeded (renewals may overlap: an
+        older one answered last changes nothing)."""
+        self.lease.sent = max(self.lease.sent, sent)
         self._arm_expiry()
 
     def _arm_expiry(self) -> None:

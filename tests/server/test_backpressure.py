@@ -96,3 +96,28 @@ def test_a_serving_process_freezes_what_it_loaded_and_collects_young_objects_les
             "assert gc.get_freeze_count() > 20_000, gc.get_freeze_count(); print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+async def test_a_renewal_that_hangs_does_not_hold_up_the_next(connect, app: App, monkeypatch):
+    """Renewals are sent every third of the lease even while an earlier one is still
+    unanswered: the first one after the room is taken hangs (a process far behind, a
+    slow connection); the next, a second later, renews the lease. Sent one after the
+    other, the hung one would have made the room drop at 80 % of the lease."""
+    a, b, room = await seated_pair(connect)
+    actor = app.directory.actors[room]
+    renew = app.store.renew
+    calls = 0
+
+    async def first_hangs(leases, lease_ms):
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await asyncio.sleep(3600)
+        return await renew(leases, lease_ms)
+
+    monkeypatch.setattr(app.store, "renew", first_hangs)
+    await asyncio.sleep(3.2)  # past the first renewal's deadline (2.4 s after the last good one)
+    assert app.directory.actors.get(room) is actor and not actor.closed
+    assert calls >= 3
+    ack = await b.request({"t": "act", "room": room, "action": {"type": "bet", "amount": 3}, "id": "b1"})
+    assert ack["t"] == "ack", ack
