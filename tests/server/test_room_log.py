@@ -15,7 +15,19 @@ from engine import bots
 from server.games import GAMES
 from server.options import parse_room_options
 from server.room import table as tbl
-from server.room.core import Act, Change, Join, Leave, Origin, Reply, RoomCore, SetSeed, Show, SitIn, SitOut
+from server.room.core import (
+    Act,
+    Change,
+    Join,
+    Leave,
+    Origin,
+    Reply,
+    RoomCore,
+    SetSeed,
+    Show,
+    SitIn,
+    SitOut,
+)
 from server.room.log import RoomLogError, current_table, needs_snapshot, replay
 from server.store import RoomLog, pack, unpack
 
