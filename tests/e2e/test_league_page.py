@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli_in_process import run_cardroom
+
 from .conftest import ROOT
 from .ui import SIZES, enter, expect, screenshot
 
@@ -31,9 +33,14 @@ DEALS = 3
 
 
 def _cli(*args: str) -> str:
-    """``python -m server.cli league ...`` with this interpreter (the venv's); its output."""
-    done = subprocess.run([sys.executable, "-m", "server.cli", "league", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=240, check=False)
+    """``cardroom league ...``; its output. ``run`` is ``python -m server.cli`` with this
+    interpreter (the venv's), as an operator starts it; the commands that set the league up
+    run in this process, by the same entry point (:mod:`tests.cli_in_process`)."""
+    if args[0] == "run":
+        done = subprocess.run([sys.executable, "-m", "server.cli", "league", *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=240, check=False)
+    else:
+        done = run_cardroom("league", *args)
     assert done.returncode == 0, f"league {args[0]} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

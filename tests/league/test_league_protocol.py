@@ -195,10 +195,11 @@ async def _driver(procs: list[ServerProcess], line: str) -> ServerProcess:
 
 
 async def test_operator_leagues_and_protocol_leagues_share_one_namespace(servers, tmp_path):
+    from tests.league.test_league import CLOCK
     from tests.league.test_league import league as operator
 
     r, (a, _b) = servers
-    operator(tmp_path, r, "create", "ops", "--game", "holdem", "--hands", "1", "--action-seconds", "1")
+    operator(tmp_path, r, "create", "ops", "--game", "holdem", "--hands", "1", "--action-seconds", str(CLOCK))
     for entrant in ("smart", "random"):
         operator(tmp_path, r, "enter", "ops", "--entrant", entrant, "--strategy", entrant)
     await asyncio.to_thread(operator, tmp_path, r, "run", "ops", "--url", a.ws_url)
@@ -239,12 +240,21 @@ async def test_a_driver_stopped_past_its_lock_gives_the_run_up_without_a_trace(p
         driver.signal(signal.SIGCONT)
     async with CardroomClient(survivor.ws_url, name="Watcher") as watcher:
         info = await _until_over(watcher, "sleepy", 120)
-        await asyncio.sleep(6)  # the resumed driver's lock keeper has looked by now
+        await _keeper_has_looked(driver)
         again = await watcher.request({"t": "league", "name": "sleepy"})
     assert [m["round"] for m in info["matches"]] == [1, 2] and again["matches"] == info["matches"]
     assert all(m["status"] == "done" and m["same_decks"] for m in info["matches"])
     assert again["run"] is None
     assert "league sleepy: round 2/2" in survivor.output() and "league sleepy: round 2/2" not in driver.output()
+
+
+async def _keeper_has_looked(driver: ServerProcess) -> None:
+    """Return once the resumed driver's lock keeper has looked at the lock: when it logs the
+    lock lost, or at the latest after its interval (5 s: a third of the 15 s lock) and a
+    second more, should the driver have learnt it another way (a write it was refused)."""
+    deadline = time.monotonic() + 6
+    while "league sleepy: run lock lost" not in driver.output() and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
 
 
 async def test_the_operators_command_reads_and_exports_a_league_the_servers_run(servers, tmp_path):
