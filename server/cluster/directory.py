@@ -19,6 +19,7 @@ id: it is applied at most once, by whichever process owns the room).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -34,7 +35,15 @@ from ..metrics import Metrics
 from ..protocol import error_message
 from ..room import table as tbl
 from ..room.actor import Lease, RoomActor
-from ..room.core import Command, Origin, RoomCore, command_from_wire, command_to_wire
+from ..room.core import (
+    ROOM_ANSWER,
+    Command,
+    Join,
+    Origin,
+    RoomCore,
+    command_from_wire,
+    command_to_wire,
+)
 from ..room.log import RoomLogError, current_table
 from ..room.view import RoomView, Views
 from ..session import OpenRequest, Session, Sessions
@@ -116,6 +125,8 @@ class Directory:
 
     def _again(self, session: Session, req: OpenRequest, origin: Origin) -> None:
         req.tries += 1
+        if isinstance(req.command, Join):  # the try that timed out may have seated the player
+            req.command = dataclasses.replace(req.command, again=True)
         if req.tries >= MAX_TRIES or self.stopping:
             if self.sessions.claim(origin.conn, origin.seq) is not None:
                 session.send(_unavailable(origin.ref, req.room))
@@ -211,12 +222,19 @@ class Directory:
     def deliver(self, origin: Origin, msg: dict[str, Any]) -> None:
         """Answer a request, here or on the process that holds its connection."""
         if origin.node == self.node:
-            session = self.sessions.claim(origin.conn, origin.seq)
-            if session is not None:
-                session.send(msg)
+            self._answer(origin.conn, origin.seq, msg)
             return
         self.background.spawn(self.send_to_node(origin.node, {
             "k": "ans", "conn": origin.conn, "seq": origin.seq, "msg": msg}))
+
+    def _answer(self, conn: int, seq: int, msg: dict[str, Any]) -> None:
+        session = self.sessions.claim(conn, seq)
+        if session is None:
+            return
+        if msg.get("t") == ROOM_ANSWER:
+            self.background.spawn(self.views.answer_room(session, msg["room"], msg["version"], msg.get("ref")))
+        else:
+            session.send(msg)
 
     def on_inbox(self, message: dict[str, Any]) -> None:
         """A message from another process's directory."""
@@ -226,9 +244,7 @@ class Directory:
             self.metrics.forward_latency.observe(max(0.0, time.time() - message.get("sent", time.time())))
             self.background.spawn(self.route(message["room"], cmd, forwarded=True))
         elif kind == "ans":
-            session = self.sessions.claim(message["conn"], message["seq"])
-            if session is not None:
-                session.send(message["msg"])
+            self._answer(message["conn"], message["seq"], message["msg"])
         elif kind == "moved":
             self.moved(Origin.from_wire(message["origin"]))
 

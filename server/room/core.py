@@ -33,7 +33,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -75,6 +76,9 @@ class Join:
     buy_in: int | None = None
     code: str | None = None  # a private room's join code
     seed: str | None = None  # the player's client seed for provably fair deals
+    # sent again after its forward timed out: it may have been applied already, so a
+    # player found in the seat it asked for is this join's answer, not ``already_seated``
+    again: bool = False
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,11 @@ def command_to_wire(cmd: Command) -> dict[str, Any]:
 def command_from_wire(d: dict[str, Any]) -> Command:
     fields_ = {k: v for k, v in d.items() if k not in ("kind", "origin")}
     return COMMANDS[d["kind"]](origin=Origin.from_wire(d["origin"]), **fields_)
+
+
+# a Reply's message that stands for the requester's room snapshot, rendered where the
+# requester is (as an Answer of kind "room" is): the answer to a join found already applied
+ROOM_ANSWER = "_room"
 
 
 @dataclass(frozen=True)
@@ -247,7 +256,7 @@ class RoomCore:
         self._cmd: Command | None = None
         self._drawn: list[Any] = []
         self._dropped: tuple[list[str], list[str]] = ([], [])
-        self._replaying: Iterator[Any] | None = None
+        self._replaying: deque[Any] | None = None  # the drawn values still to take
 
     @classmethod
     def replayer(cls, game: Game, table: tbl.Table) -> RoomCore:
@@ -282,6 +291,9 @@ class RoomCore:
                 raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
             if not tbl.may_enter(self.table, origin.player, cmd.code):
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
+            if cmd.again and seat is not None and cmd.seat in (None, seat):
+                return Reply(origin, {"t": ROOM_ANSWER, "room": self.room, "version": self.table.version,
+                                      "ref": origin.ref})
             t, forget = self._draft()
             buy_in = cmd.buy_in if cmd.buy_in is not None else t.options["buy_in_default"]
             _, events = tbl.sit(t, origin.player, origin.name, cmd.seat, buy_in, cmd.seed)
@@ -382,7 +394,7 @@ class RoomCore:
             t0 = self.table
             t, forget = self._draft()
             try:
-                if self._deck is None:
+                if not self._stacked():
                     deck, fair = tbl.fair_deal(t, self.game, lambda: self._draw(self._new_seed))
                     events = tbl.start_hand(t, self.game, deck, now, fair)
                 else:  # a stacked deck (tests): no proof
@@ -444,7 +456,7 @@ class RoomCore:
         dropped. Decisions are pure, so the result is the change that was stored.
         Raises :class:`ReplayError` if it is not (a record of another table)."""
         kind, cmd, now, drawn, drop_in, drop_out = record
-        self._replaying = iter(drawn)
+        self._replaying = deque(drawn)
         self._closed_in, self._paid_out = set(drop_in), set(drop_out)
         try:
             if cmd is not None:
@@ -464,14 +476,20 @@ class RoomCore:
         self._cmd = cmd
         self._drawn = []
 
+    def _stacked(self) -> bool:
+        """Is the hand about to start dealt from a stacked deck (tests), not from seeds? On
+        replay, the record says: a stacked deck is drawn whole, as a list."""
+        if self._replaying is None:
+            return self._deck is not None
+        return bool(self._replaying) and isinstance(self._replaying[0], list)
+
     def _draw(self, make: Callable[[], Any]) -> Any:
         """A value from outside the table: made now (and recorded), or, when replaying,
         the one recorded."""
         if self._replaying is not None:
-            try:
-                return next(self._replaying)
-            except StopIteration:
-                raise ReplayError("a replayed change drew more than its record holds") from None
+            if not self._replaying:
+                raise ReplayError("a replayed change drew more than its record holds")
+            return self._replaying.popleft()
         value = make()
         self._drawn.append(value)
         return value

@@ -33,6 +33,7 @@ from engine.game import Event, Game, event_for
 
 from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
 from ..metrics import Metrics
+from ..protocol import error_message
 from ..session import Session, Sessions
 from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
 from . import table as tbl
@@ -448,6 +449,19 @@ class Views:
         answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
         self.apply(view, table, events, answers)
 
+    async def answer_room(self, session: Session, room: str, version: int, ref: Any) -> None:
+        """Answer a request with ``session``'s snapshot of ``room`` as of ``version`` or
+        later (what its owner decided: see ``ROOM_ANSWER``), and have it watch the room."""
+        view = self.views.get(room)
+        if view is not None and view.version < version:
+            await self._catch_up(view)
+        if view is None or view.version < version:  # closed meanwhile, or Redis is away
+            session.send(error_message("unavailable", "the room could not be shown right now; send sync",
+                                       ref, room=room))
+            return
+        self.watch(view, session)
+        view.send_snapshot(session, ref)
+
     async def _missed_events(self, view: RoomView, version: int) -> list[Event]:
         """The events of the changes between the view's version and ``version`` (those
         still in the stream), when the view missed them."""
@@ -489,8 +503,8 @@ class Views:
                         change = replay(view.game, table, unpack(record), version)
                         changes.append(change)
                         table = change.table
-                for change in changes:
-                    self.apply(view, change.table, change.events, [])
+                for change in changes:  # answers too: a request here may wait on one
+                    self.apply(view, change.table, change.events, change.answers)
                 return
             table = current_table(view.game, found)
         except RoomLogError:
