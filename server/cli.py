@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .config import add_arguments
@@ -105,7 +106,21 @@ def _healthcheck(args: argparse.Namespace) -> int:
     return 1
 
 
-def build_parser() -> argparse.ArgumentParser:
+# subcommands whose parsers live beside their code: (names, module, function adding them).
+# Their modules import what the commands run (the engine's tables, redis-py, the bots),
+# about a second of CPU: `cardroom healthcheck` and `cardroom serve` import none of them.
+_ELSEWHERE = [
+    (("simulate", "bots"), "client_demo.bots_cli", "add_commands"),
+    (("loadtest",), "client_demo.loadtest", "add_command"),
+    (("history",), "server.history_cli", "add_command"),
+    (("verify",), "server.verify_cli", "add_command"),
+    (("league",), "server.league.cli", "add_command"),
+]
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``cardroom`` parser; with ``command`` (a subcommand's name), only as much of it as
+    parsing that command needs (see ``_ELSEWHERE``)."""
     parser = argparse.ArgumentParser(prog="cardroom",
                                      description="The cardroom command: one entry point, one subcommand per job.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -149,30 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--timeout", type=float, default=3.0, help="seconds (default 3)")
     health.set_defaults(func=_healthcheck)
 
-    from client_demo.bots_cli import add_commands as add_bot_commands
-
-    add_bot_commands(sub)  # cardroom bots, cardroom simulate
-
-    from client_demo.loadtest import add_command as add_loadtest_command
-
-    add_loadtest_command(sub)  # cardroom loadtest
-
-    from .history_cli import add_command as add_history_command
-
-    add_history_command(sub)  # cardroom history
-
-    from .verify_cli import add_command as add_verify_command
-
-    add_verify_command(sub)  # cardroom verify
-
-    from .league.cli import add_command as add_league_command
-
-    add_league_command(sub)  # cardroom league
+    if command not in sub.choices:  # added elsewhere; for help or a typo, every one is
+        adders = [(module, f) for names, module, f in _ELSEWHERE if command in names]
+        for module, function in adders or [(module, f) for _, module, f in _ELSEWHERE]:
+            getattr(importlib.import_module(module), function)(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     return args.func(args)
 
 

@@ -65,3 +65,35 @@ def test_cardroom_simulate_and_bots_help_describe_the_command(command, descripti
     out = capsys.readouterr().out
     assert out.startswith(f"usage: cardroom {command} ")
     assert description in " ".join(out.split())  # the paragraph under the usage, wrapped
+
+
+@pytest.mark.parametrize("argv,built", [
+    (["healthcheck", "--url", "http://127.0.0.1:9/healthz", "--timeout", "0.5"], {"healthcheck"}),
+    (["league", "--help"], {"league"}),
+    (["bogus"], {"serve", "healthcheck", "bots", "simulate", "loadtest", "history", "verify", "league"}),
+])
+def test_a_command_builds_and_imports_only_what_it_runs(argv, built):
+    """``cardroom healthcheck`` (run by the container every few seconds) imports neither the
+    engine nor redis-py; a command defined in another module is the only one imported; a
+    typo's error lists every command."""
+    code = ("import sys, server.cli as c\n"
+            "made = []\n"
+            "build = c.build_parser\n"
+            "def spy(command=None):\n"
+            "    p = build(command)\n"
+            "    made.extend(a for a in p._actions if a.dest == 'command')\n"
+            "    return p\n"
+            "c.build_parser = spy\n"
+            "try:\n"
+            "    c.main(sys.argv[1:])\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print(' '.join(sorted(made[0].choices)))\n"
+            "print(' '.join(m for m in ('engine.holdem', 'redis', 'client_demo.bots_cli') if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    choices, imported = proc.stdout.splitlines()[-2:]
+    assert built <= set(choices.split())
+    if argv[0] == "healthcheck":
+        assert set(choices.split()) == {"demo", "serve", "redis", "healthcheck"} and imported == ""
+    if argv[0] == "league":
+        assert "client_demo.bots_cli" not in imported and "loadtest" not in choices
