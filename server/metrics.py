@@ -104,6 +104,11 @@ class Metrics:
         self.view_gaps = Counter(
             "cardroom_view_gaps_total", "room changes missed on the channel and filled in from Redis", registry=r,
         )
+        self.view_reloads = Counter(
+            "cardroom_view_reloads_total",
+            "room changes made here with other events than their owner's (the room was reloaded: a bug)",
+            registry=r,
+        )
         self.hands = Counter("cardroom_hands_total", "hands started, by game", ["game"], registry=r)
 
     def render(self) -> bytes:

@@ -35,7 +35,7 @@ from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
 from ..metrics import Metrics
 from ..protocol import error_message
 from ..session import Session, Sessions
-from ..store import UNAVAILABLE, ChangeMessage, Store, parse_room_message, unpack
+from ..store import UNAVAILABLE, ChangeMessage, Store, pack, parse_room_message, unpack
 from . import table as tbl
 from .core import Answer, Origin
 from .log import RoomLogError, current_table, replay
@@ -438,11 +438,20 @@ class Views:
             return
         if msg.record:  # the next change: make it here too
             try:
-                table = replay(view.game, view.table, unpack(msg.record), msg.version).table
+                change = replay(view.game, view.table, unpack(msg.record), msg.version)
             except RoomLogError:
                 log.exception("room %s: replaying version %d failed; reloading", view.room, msg.version)
-                await self._catch_up(view)
+                await self._reload(view)
                 return
+            if (pack(change.events) if change.events else b"") != msg.events:
+                # made differently here than by its owner: this view's table is not the
+                # owner's (it never should be); the room as stored is the truth
+                log.error("room %s: version %d replayed with other events than its owner's; reloading",
+                          view.room, msg.version)
+                self.metrics.view_reloads.inc()
+                await self._reload(view)
+                return
+            table = change.table
         else:  # a state put back whole (lost writes restored)
             table = tbl.from_dict(unpack(msg.snapshot), view.game)
         events = unpack(msg.events) if msg.events else []
@@ -479,6 +488,25 @@ class Views:
             except UNAVAILABLE:
                 return
 
+    async def _reload(self, view: RoomView) -> None:
+        """Replace the view's table by the room as stored (its last snapshot and the
+        records after it), not by replaying from the view's own table, and send every
+        viewer a full snapshot of it."""
+        try:
+            found = await self.store.room_log(view.room)
+        except UNAVAILABLE:
+            return  # the next change finds the view behind and loads it again
+        if found is None or view.pins:
+            return
+        try:
+            view.table = current_table(view.game, found)
+        except RoomLogError:
+            log.exception("room %s: cannot be reloaded", view.room)
+            return
+        shared = view.shared()
+        for session in list(view.viewers.values()):
+            view.send_snapshot(session, None, shared)
+
     async def _catch_up(self, view: RoomView) -> None:
         try:
             await self._resync(view)
@@ -508,7 +536,9 @@ class Views:
                 return
             table = current_table(view.game, found)
         except RoomLogError:
-            log.exception("room %s: cannot be reloaded", view.room)
+            log.exception("room %s: the changes after version %d cannot be made here; reloading",
+                          view.room, view.version)
+            await self._reload(view)
             return
         events = await self._missed_events(view, table.version + 1)
         if table.version > view.version and not view.pins:

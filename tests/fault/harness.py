@@ -327,11 +327,13 @@ class Player:
             self.errors.append(msg)
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+async def wait_for(predicate: Callable[[], bool], timeout: float, what: str | Callable[[], str]) -> None:
+    """Wait until ``predicate()``; past ``timeout`` seconds fail, naming ``what`` (a
+    callable: called then, to say what things look like at that moment)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
         await asyncio.sleep(0.05)
 
 

@@ -319,6 +319,11 @@ def timed_out_of(bot: Bot, seat: int, after: int) -> list[dict[str, Any]]:
             if m["event"]["type"] == "timed_out" and m["event"]["seat"] == seat and m["version"] > after]
 
 
+def seat_of(snap: dict[str, Any] | None) -> str:
+    """Seat 1 as a snapshot shows it (for a failure's message)."""
+    return "nothing" if snap is None else f"version {snap['version']}, hand {snap['hand_no']}: {snap['seats'][1]}"
+
+
 async def resume_elsewhere(bot: Bot, room: str) -> tuple[dict[str, Any], float]:
     """Reconnect the vanished bot to the other process with its token; returns its
     first snapshot of the room and the seconds the resume took."""
@@ -377,7 +382,7 @@ async def test_a_player_vanishing_mid_turn_keeps_its_seat_and_resumes(tmp_path: 
         victim.stop.clear()
         fleet.tasks.append(asyncio.create_task(victim.play(lambda _b: False)))
         await wait_for(lambda: len(victim.acks) > acks and room.hands_done() >= hands + 2, 60,
-                       "the victim to play again")
+                       lambda: f"the victim to play again (resumed at {seat_of(snap)}; now {seat_of(victim.latest)})")
         await fleet.stop()
         checked = await check_rooms(redis.url, fleet.rooms)
         print(summary(f"{game}: seat 1's TCP connection aborted mid-turn (no close frame); seat kept, "
