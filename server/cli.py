@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from .config import add_arguments
 
@@ -106,15 +107,45 @@ def _healthcheck(args: argparse.Namespace) -> int:
     return 1
 
 
-# subcommands whose parsers live beside their code: (names, module, function adding them).
-# Their modules import what the commands run (the engine's tables, redis-py, the bots),
-# about a second of CPU: `cardroom healthcheck` and `cardroom serve` import none of them.
-_ELSEWHERE = [
-    (("simulate", "bots"), "client_demo.bots_cli", "add_commands"),
-    (("loadtest",), "client_demo.loadtest", "add_command"),
-    (("history",), "server.history_cli", "add_command"),
-    (("verify",), "server.verify_cli", "add_command"),
-    (("league",), "server.league.cli", "add_command"),
+def _add_bot_commands(sub: Any) -> None:
+    from client_demo.bots_cli import add_commands
+
+    add_commands(sub)  # cardroom bots, cardroom simulate
+
+
+def _add_loadtest_command(sub: Any) -> None:
+    from client_demo.loadtest import add_command
+
+    add_command(sub)
+
+
+def _add_history_command(sub: Any) -> None:
+    from .history_cli import add_command
+
+    add_command(sub)
+
+
+def _add_verify_command(sub: Any) -> None:
+    from .verify_cli import add_command
+
+    add_command(sub)
+
+
+def _add_league_command(sub: Any) -> None:
+    from .league.cli import add_command
+
+    add_command(sub)
+
+
+# subcommands whose parsers live beside their code: (names, what adds them). Their modules
+# import what the commands run (the engine's tables, redis-py, the bots), about a second
+# of CPU: `cardroom healthcheck` and `cardroom serve` import none of them.
+_ELSEWHERE: list[tuple[tuple[str, ...], Callable[[Any], None]]] = [
+    (("simulate", "bots"), _add_bot_commands),
+    (("loadtest",), _add_loadtest_command),
+    (("history",), _add_history_command),
+    (("verify",), _add_verify_command),
+    (("league",), _add_league_command),
 ]
 
 
@@ -165,9 +196,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     health.set_defaults(func=_healthcheck)
 
     if command not in sub.choices:  # added elsewhere; for help or a typo, every one is
-        adders = [(module, f) for names, module, f in _ELSEWHERE if command in names]
-        for module, function in adders or [(module, f) for _, module, f in _ELSEWHERE]:
-            getattr(importlib.import_module(module), function)(sub)
+        adders = [add for names, add in _ELSEWHERE if command in names]
+        for add in adders or [add for _, add in _ELSEWHERE]:
+            add(sub)
     return parser
 
 
