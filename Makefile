@@ -14,22 +14,31 @@ ARGS   ?=
 
 .PHONY: run test lint bench clean
 
-# the first lines of both installs: Python 3.11+, .venv, a current pip
+# the first lines of both installs: Python 3.11+, .venv, and uv (a fast installer from
+# PyPI, installed into .venv by its own pip: about 8 s for the dev install where pip
+# alone takes 35 s); `install` falls back to pip should uv fail (pip's settings, such
+# as a mirror in pip.conf, are then used as before)
 define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "cardroom needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv || true
+endef
+
+# $(call install,REQUIREMENT)
+define install
+	@if test -x $(BIN)/uv && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); then :; \
+	else $(BIN)/python -m pip install --quiet --disable-pip-version-check $(1); fi
 endef
 
 $(RUN_STAMP): pyproject.toml
 	$(make_venv)
-	$(BIN)/python -m pip install --quiet -e .
+	$(call install,-e .)
 	@touch $(RUN_STAMP)
 
 # the dev extra includes the project: the `make run` stamp is then up to date too
 $(DEV_STAMP): pyproject.toml
 	$(make_venv)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(call install,-e '.[dev]')
 	@touch $(DEV_STAMP) $(RUN_STAMP)
 
 run: $(RUN_STAMP)
