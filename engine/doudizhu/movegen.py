@@ -351,7 +351,7 @@ def legal_plays(
     legal play.
     """
     counts = rank_count_bytes(hand) if type(hand) is list else bytes(to_counts(hand))
-    idx = _DEFAULT_INDEX if rules is DEFAULT_RULES else _index(rules)
+    idx = (_DEFAULT_INDEX or _default_index()) if rules is DEFAULT_RULES else _index(rules)
     out: list[Play] = []
     if prev is None:
         _lead(idx, _Hand(counts), out)
@@ -433,4 +433,11 @@ def cards_for(play: Play | str | Sequence[int] | Counts, hand_cards: Sequence[in
     return sorted(chosen)
 
 
-_DEFAULT_INDEX = _index(DEFAULT_RULES)  # built at import (a few hundredths of a second)
+# the default rules' index, built on the first generation (not at import: see plays.py)
+_DEFAULT_INDEX: _Index | None = None
+
+
+def _default_index() -> _Index:
+    global _DEFAULT_INDEX
+    _DEFAULT_INDEX = _index(DEFAULT_RULES)
+    return _DEFAULT_INDEX

@@ -361,7 +361,7 @@ def classify(cards: str | Sequence[int] | Counts, rules: Rules = DEFAULT_RULES) 
     Raises ``ValueError`` for malformed input (unknown rank, repeated card id, more
     cards of a rank than the deck holds).
     """
-    table = _DEFAULT_TABLE if rules is DEFAULT_RULES else _build_table(rules)
+    table = (_DEFAULT_TABLE or _default_table()) if rules is DEFAULT_RULES else _build_table(rules)
     return table.get(to_counts(cards))
 
 
@@ -399,4 +399,13 @@ def beats(
     return play.kind == prev.kind and play.length == prev.length and play.rank > prev.rank
 
 
-_DEFAULT_TABLE = play_table(DEFAULT_RULES)  # built at import (about 0.1 s)
+# the default rules' table, built on the first classification (about 0.3 s), not at
+# import: a process that never classifies a play (a server hosting no Dou Dizhu room
+# yet, a bot of another game) does not pay for it
+_DEFAULT_TABLE: dict[Counts, Play] = {}
+
+
+def _default_table() -> dict[Counts, Play]:
+    global _DEFAULT_TABLE
+    _DEFAULT_TABLE = _build_table(DEFAULT_RULES)
+    return _DEFAULT_TABLE
