@@ -158,32 +158,97 @@ def shots(request: pytest.FixtureRequest) -> Path:
     return folder
 
 
-@pytest.fixture
-def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
-    """Open the demo in a fresh browser context (own localStorage: own player)."""
-    contexts: list[Any] = []
+class PagePool:
+    """The pages of a module's tests, kept for the next test instead of closed.
 
-    def open_page(viewport: dict[str, int] = DESKTOP, locale: str = "en-US", effects: bool = False,
-                  init_script: str | None = None) -> Any:
-        """A page of a new player. ``locale`` sets the browser's languages (the page picks
-        its language from them); sound and motion are off unless ``effects``."""
-        ctx = browser.new_context(viewport=viewport, device_scale_factor=1, locale=locale)
+    A new browser context and page cost Chromium about 1.5 s of CPU on the 2-core CI
+    machine, reloading a kept page about 0.4 s: with a hundred pages a run, most of the
+    browser tests' cost. A kept page is a new player when it is handed out again: its
+    origin's ``localStorage`` and ``sessionStorage`` are cleared once the demo has left it,
+    it is resized, and it has no listeners of the test before. A page is reused only with
+    the same locale, effects and init script (its context's own settings). A test that
+    changes a page in a way this cannot undo (a WebSocket route, a CDP session's
+    emulation) calls :func:`discard` on it."""
+
+    def __init__(self, browser: Any, server: Server) -> None:
+        self.browser = browser
+        self.server = server
+        self.idle: dict[tuple[str, bool, str | None], list[Any]] = {}
+
+    def take(self, viewport: dict[str, int], locale: str, effects: bool, init_script: str | None) -> Any:
+        key = (locale, effects, init_script)
+        if self.idle.get(key):
+            page = self.idle[key].pop()
+            page.set_viewport_size(viewport)
+            page._cardroom_key = key
+            return page
+        ctx = self.browser.new_context(viewport=viewport, device_scale_factor=1, locale=locale)
         ctx.set_default_timeout(15_000)
         if not effects:  # a preset, as a user's earlier choice would be: the switch still works
             ctx.add_init_script("try { if (!localStorage.getItem('cardroom.effects'))"
                                 " localStorage.setItem('cardroom.effects', 'off'); } catch (e) {}")
         if init_script:
             ctx.add_init_script(init_script)
-        contexts.append(ctx)
         page = ctx.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page._cardroom_key = key
+        return page
+
+    def give_back(self, page: Any) -> None:
+        """Keep ``page`` for another test, or close its context if it cannot be made new."""
+        if page.is_closed():
+            return
+        if getattr(page, "_cardroom_discard", False) or page.context.pages != [page]:
+            page.context.close()
+            return
+        try:
+            # leave the demo first (it may save to storage as it goes), then clear its origin
+            page.goto(self.server.url + "healthz")
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        except Exception:
+            page.context.close()
+            return
+        self.idle.setdefault(page._cardroom_key, []).append(page)
+
+    def close(self) -> None:
+        for pages in self.idle.values():
+            for page in pages:
+                page.context.close()
+
+
+def discard(page: Any) -> None:
+    """Do not reuse ``page`` after this test (see :class:`PagePool`)."""
+    page._cardroom_discard = True
+
+
+@pytest.fixture(scope="module")
+def page_pool(browser: Any, server: Server) -> Iterator[PagePool]:
+    pool = PagePool(browser, server)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def new_page(page_pool: PagePool, server: Server) -> Iterator[Callable[..., Any]]:
+    """Open the demo as a new player (own localStorage), in a page of its own."""
+    opened: list[tuple[Any, Callable[[Any], None]]] = []
+
+    def open_page(viewport: dict[str, int] = DESKTOP, locale: str = "en-US", effects: bool = False,
+                  init_script: str | None = None) -> Any:
+        """A page of a new player. ``locale`` sets the browser's languages (the page picks
+        its language from them); sound and motion are off unless ``effects``."""
+        page = page_pool.take(viewport, locale, effects, init_script)
+        on_error = lambda exc: errors.append(str(exc))  # noqa: E731
+        page.on("pageerror", on_error)
+        opened.append((page, on_error))
         page.goto(server.url)
         return page
 
     errors: list[str] = []
     yield open_page
-    for ctx in contexts:
-        ctx.close()
+    for page, on_error in opened:
+        if not page.is_closed():
+            page.remove_listener("pageerror", on_error)
+        page_pool.give_back(page)
     assert not errors, f"JavaScript errors in the page: {errors}"
 
 

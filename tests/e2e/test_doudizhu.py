@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP, PHONE, discard
 from .ui import SIZES, create_table, enter, expect, screenshot, table, wait_turn
 
 pytestmark = pytest.mark.browser
@@ -246,6 +246,7 @@ def test_drag_selection_by_touch_on_a_phone(new_page, scripted, shots):
     phone = SIZES["phone"]  # 390 x 844
     alice = new_page(phone)
     landlord_in_play(alice, scripted)
+    discard(alice)  # touch emulation stays on
     cdp = alice.context.new_cdp_session(alice)
     cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     # what kind of pointer the page sees

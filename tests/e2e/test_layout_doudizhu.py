@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from .conftest import discard
 from .test_layout_holdem import result_lines
 from .test_layout_page import LOCALES, WIDE, box, inject, page_overflow, resize, seated_at_my_turn
 from .ui import SIZES, expect, felt_overlaps, intersect, screenshot
@@ -174,6 +175,7 @@ def test_twenty_cards_on_a_phone_each_leave_a_finger_wide_strip(new_page, shots)
     assert all(s["left"] >= 0 and s["right"] <= width for s in strips), strips
     assert page_overflow(page) <= 0 or page.evaluate("window.scrollY") == 0
 
+    discard(page)  # touch emulation stays on
     cdp = page.context.new_cdp_session(page)
     cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
 

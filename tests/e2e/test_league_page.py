@@ -22,7 +22,7 @@ import pytest
 
 from tests.cli_in_process import run_cardroom
 
-from .conftest import ROOT
+from .conftest import ROOT, discard
 from .ui import SIZES, enter, expect, screenshot
 
 pytestmark = pytest.mark.browser
@@ -318,6 +318,7 @@ def edited_replies(page: Any, edit: Any) -> Any:
         server = ws.connect_to_server()
         server.on_message(lambda m: ws.send(json.dumps(edit(json.loads(m))) if isinstance(m, str) else m))
 
+    discard(page)  # the route stays
     page.route_web_socket(re.compile(r"/ws$"), route)
     page.reload()
     return page
