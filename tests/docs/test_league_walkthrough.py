@@ -15,8 +15,8 @@ import time
 import pytest
 
 from client_demo.client import CardroomClient
-from tests.cli_in_process import run_cardroom
 from tests.fault.harness import ROOT, RedisProcess, ServerProcess
+from tests.league.test_league import league as run_league
 
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))  # the doc's programs run from the repo root
 DOC = (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
@@ -45,17 +45,7 @@ def test_the_operator_walkthrough_bot_plays_its_league(server, tmp_path):
     (tmp_path / "mybot.py").write_text(bot)
 
     def league(*args: str) -> str:
-        """``cardroom league ARGS``: ``run`` (it starts the bot's program) as a process of its
-        own, the other steps in this process by the same entry point (:mod:`tests.cli_in_process`)."""
-        argv = ["league", *args, "--dir", str(tmp_path / "leagues"),
-                *([] if args[0] in ("create", "standings") else ["--redis-url", r.url])]
-        if args[0] == "run":
-            out = subprocess.run([sys.executable, "-m", "server.cli", *argv], cwd=ROOT, capture_output=True, text=True,
-                                 timeout=240)
-        else:
-            out = run_cardroom(*argv)
-        assert out.returncode == 0, out.stderr + out.stdout
-        return out.stdout
+        return run_league(tmp_path, r, *args).stdout
 
     league("create", "friday", "--game", "holdem", "--hands", "3", "--action-seconds", "2")
     league("enter", "friday", "--entrant", "station", "--command", f"{sys.executable} {tmp_path / 'mybot.py'}")
