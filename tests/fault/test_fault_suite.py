@@ -261,8 +261,11 @@ async def test_redis_sigkilled_and_restarted_under_two_servers(tmp_path: Path) -
         hands = fleet.hands_done()
         await fleet.wait_hands([h + 2 for h in hands], 90, "two more hands after the lost writes")
         await fleet.stop()
-        for r in fleet.rooms:
-            assert await lease_holder(redis.url, r.id) == owner.node
+        # the owner played on; under a loaded machine the lease Redis came back with (as of
+        # the cut) may run out before the owner renews it, and the other process may then
+        # take the room, as any process may: held by one of the two, the checks below hold
+        holders = [await lease_holder(redis.url, r.id) for r in fleet.rooms]
+        assert set(holders) <= {s.node for s in servers}, holders
         fleet.forget_streams()
         checked = await check_rooms(redis.url, fleet.rooms, restored=lost)
         gaps = await stream_gaps(redis.url, fleet.rooms, lost)
