@@ -5,8 +5,9 @@
 // a short click for chips, a low thump for a bomb, a two-note chime for your turn and a
 // rising three notes for a win. The AudioContext is created lazily, on the first sound
 // while the switch is on, and never while it is off. Motion: cards new on the felt slide
-// in, a changed bet pops (CSS classes `deal-in` and `chip-in`, under `html.fx`; none
-// with prefers-reduced-motion).
+// in, a changed bet pops (CSS classes `deal-in` and `chip-in`), the clock's ring glides
+// between ticks and a league run's dot pulses: all under `html.fx`, none with
+// prefers-reduced-motion.
 
 const KEY = "cardroom.effects";
 

@@ -674,14 +674,20 @@ export class TableScreen {
     }
     for (const el of this.main.querySelectorAll(".my-clock[data-deadline]")) {
       const left = Math.max(0, Number(el.dataset.deadline) - now);
-      el.textContent = t("table.seconds", { n: Math.ceil(left / 1000) });
+      setText(el, t("table.seconds", { n: Math.ceil(left / 1000) }));
       clockColour(el, left, Number(el.dataset.total));
     }
     for (const el of this.main.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Number(el.dataset.until) - now);
-      el.textContent = left > 0 ? t("table.next_in", { n: Math.ceil(left / 1000) }) : t("table.dealing");
+      setText(el, left > 0 ? t("table.next_in", { n: Math.ceil(left / 1000) }) : t("table.dealing"));
     }
   }
+}
+
+/** Sets `el`'s text only when it changes: the clock ticks four times a second, and a
+ * text set again, even the same, makes the page lay itself out again. */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /**
