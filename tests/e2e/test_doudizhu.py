@@ -171,7 +171,7 @@ def mouse_sweep(page, first: int, last: int, shot: Path | None = None) -> list[s
     assert set(page.locator(f"{HAND_CARDS}.swept").evaluate_all("els => els.map(e => e.dataset.card)")) == set(swept)
     assert selected_cards(page) == before  # applied on release
     if shot:
-        page.screenshot(path=str(shot))
+        screenshot(page, shot.parent, shot.name)
     page.mouse.up()
     expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(0)
     return swept
@@ -196,7 +196,7 @@ def touch_sweep(page, cdp, first: int, last: int, shot: Path | None = None) -> l
     swept = [p["card"] for p in path]
     expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(len(swept))
     if shot:
-        page.screenshot(path=str(shot))
+        screenshot(page, shot.parent, shot.name)
     touch("touchEnd", None)
     expect(page.locator(f"{HAND_CARDS}.swept")).to_have_count(0)
     return swept
@@ -212,7 +212,7 @@ def test_drag_across_cards_selects_then_deselects_them(new_page, scripted, shots
     cards = [p["card"] for p in card_points(alice)]
 
     # Sweep four neighbours from an unselected card: the four are selected, no others.
-    swept = mouse_sweep(alice, 3, 6, shots / "desktop-sweeping.png")
+    swept = mouse_sweep(alice, 3, 6, shots / "desktop-sweeping")
     assert swept == cards[3:7]
     expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(4)
     assert selected_cards(alice) == set(cards[3:7])
@@ -220,7 +220,7 @@ def test_drag_across_cards_selects_then_deselects_them(new_page, scripted, shots
     screenshot(alice, shots, "desktop-swept")
 
     # Sweep back from a selected card over two of them: those two are deselected.
-    swept = mouse_sweep(alice, 6, 5, shots / "desktop-sweeping-off.png")
+    swept = mouse_sweep(alice, 6, 5, shots / "desktop-sweeping-off")
     assert swept == [cards[6], cards[5]]
     expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(2)
     assert selected_cards(alice) == set(cards[3:5])
@@ -254,7 +254,7 @@ def test_drag_selection_by_touch_on_a_phone(new_page, scripted, shots):
     scroll = alice.evaluate("() => window.scrollY")
     cards = [p["card"] for p in card_points(alice)]
 
-    assert touch_sweep(alice, cdp, 8, 11, shots / "phone-sweeping.png") == cards[8:12]
+    assert touch_sweep(alice, cdp, 8, 11, shots / "phone-sweeping") == cards[8:12]
     expect(alice.locator(f"{HAND_CARDS}.selected")).to_have_count(4)
     assert selected_cards(alice) == set(cards[8:12])
     screenshot(alice, shots, "phone-swept")
