@@ -27,6 +27,7 @@ def quiet_core():
     logging.getLogger("server.room.core").setLevel(logging.ERROR)  # "cannot deal a hand" is routine
 
 
+@pytest.mark.slow  # Dou Dizhu's 300 hands take about 15 s: handed out first, not left for last
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_no_viewer_ever_sees_a_card_the_rules_hide(game):
     scan = scan_game(GAMES[game], HANDS, seed=7)
