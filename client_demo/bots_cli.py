@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import signal
 import sys
@@ -55,10 +56,11 @@ def add_commands(subparsers: Any) -> None:
         description="Connects COUNT bot clients to a running cardroom server, seats them in one "
                     "room (--room, a new one with --create, or the first of --game with a free "
                     "seat) and plays until --hands hands are done, no further hand can start, or "
-                    "Ctrl-C; then prints each bot's result.")
-    bots.add_argument("--url", default="ws://127.0.0.1:8765/ws",
-                      help="server WebSocket URL (default ws://127.0.0.1:8765/ws); the page's "
-                           "address http(s)://HOST:PORT/ is taken as ws(s)://HOST:PORT/ws")
+                    "Ctrl-C (or SIGTERM); then prints each bot's result.")
+    bots.add_argument("--url", default=None,
+                      help="server WebSocket URL (default ws://127.0.0.1:$CARDROOM_PORT/ws, port 8765 "
+                           "when unset, as make run serves); the page's address http(s)://HOST:PORT/ is "
+                           "taken as ws(s)://HOST:PORT/ws")
     bots.add_argument("--game", choices=("holdem", "zhajinhua", "doudizhu"), default=None,
                       help="game to play (needed with --create or without --room)")
     bots.add_argument("--count", type=int, default=2, help="bot clients, each its own connection")
@@ -494,6 +496,15 @@ def bots_summary(all_stats: Sequence[Any]) -> str:
                          "reconnects"], rows)
 
 
+DEFAULT_PORT = 8765  # the server's own default (server/config.py)
+
+
+def local_url() -> str:
+    """The local server's WebSocket URL: ``ws://127.0.0.1:$CARDROOM_PORT/ws``, port 8765
+    when ``CARDROOM_PORT`` is unset or empty (as ``cardroom healthcheck`` does)."""
+    return f"ws://127.0.0.1:{os.environ.get('CARDROOM_PORT') or DEFAULT_PORT}/ws"
+
+
 def bots_command(args: argparse.Namespace) -> int:
     """``cardroom bots``: one line on stderr and exit status 2 for bad arguments, found
     before any room is created (a bad ``--url``, ``--option`` or ``--config``, a strategy
@@ -509,7 +520,7 @@ def bots_command(args: argparse.Namespace) -> int:
     try:
         options = options_argument("--option", args.option)
         config = options_argument("--config", args.config)
-        url = websocket_url(args.url)
+        url = websocket_url(args.url or local_url())
         if args.game is not None:
             _check_before_creating(args.game, args.strategy, args.count, args.create, options)
     except ValueError as exc:
@@ -532,8 +543,11 @@ def bots_command(args: argparse.Namespace) -> int:
             elif current is not None:
                 current.cancel()
 
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGINT, interrupted)
+        # SIGTERM (kill, a service manager, a container's stop) as Ctrl-C: the bots leave
+        # their seats, their chips go back to their wallets, the summary is printed
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, interrupted)
         return await run_bots(url, args.game, args.count, room=args.room, create=args.create,
                               strategy=args.strategy, hands=args.hands, name=args.name,
                               buy_in=args.buy_in, seed=args.seed, delay=args.delay,

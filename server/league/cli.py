@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +35,6 @@ from .match import run_match
 from .report import published, report, row_json
 from .schedule import groups
 
-DEFAULT_PORT = 8765  # the server's own default (server/config.py), as cardroom healthcheck assumes
 PROBE_SECONDS = 3.0  # how long run waits for the server to answer before starting anything
 Out = Callable[[str], None]
 
@@ -46,9 +44,10 @@ class RunStopped(LeagueError):
 
 
 def default_url() -> str:
-    """The local server's WebSocket URL: ``ws://127.0.0.1:$CARDROOM_PORT/ws``, port 8765
-    when ``CARDROOM_PORT`` is unset or empty (as ``cardroom healthcheck`` does)."""
-    return f"ws://127.0.0.1:{os.environ.get('CARDROOM_PORT') or DEFAULT_PORT}/ws"
+    """The local server's WebSocket URL (:func:`client_demo.bots_cli.local_url`)."""
+    from client_demo.bots_cli import local_url
+
+    return local_url()
 
 
 def add_command(subparsers: Any) -> None:

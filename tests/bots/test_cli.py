@@ -48,11 +48,11 @@ def test_simulate_rejects_an_unknown_strategy(capsys):
     assert "genius" in capsys.readouterr().err
 
 
-async def run_cli(*args: str, timeout: float = 60) -> tuple[int, str, str]:
+async def run_cli(*args: str, timeout: float = 60, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", *args, cwd=ROOT,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
     out, err = await asyncio.wait_for(proc.communicate(), timeout)
     return proc.returncode, out.decode(), err.decode()
 
@@ -100,7 +100,10 @@ async def test_cardroom_bots_joins_an_existing_room_by_id_and_reports_a_full_roo
     assert "room_full" in err  # the third bot found no seat; the other two played
 
 
-async def test_ctrl_c_stops_the_bots_cleanly(server):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+async def test_ctrl_c_or_sigterm_stops_the_bots_cleanly(server, sig):
+    """Either signal: the bots leave their seats (the chips go back, so the results sum
+    to zero), the summary is printed, exit status 0."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "server.cli", "bots", "--url", server.ws_url, "--game", "doudizhu",
         "--count", "3", "--create", "--option", "between_hands_seconds=0.05", "--delay", "0.01",
@@ -111,7 +114,7 @@ async def test_ctrl_c_stops_the_bots_cleanly(server):
     while b"playing in room" not in line:
         line = await asyncio.wait_for(proc.stderr.readline(), 20)
     await asyncio.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 0, err
     assert b"stopping" in err
@@ -123,6 +126,14 @@ async def test_cardroom_bots_says_clearly_when_no_server_answers(unused_tcp_port
     code, out, err = await run_cli("bots", "--url", f"ws://127.0.0.1:{unused_tcp_port}/ws",
                                    "--game", "holdem", "--count", "1", "--create", "--hands", "1")
     assert code == 1 and "cannot reach" in err
+
+
+async def test_without_url_the_bots_go_to_the_port_the_server_was_given(unused_tcp_port):
+    """No ``--url``: the local server on ``$CARDROOM_PORT`` (the port ``cardroom serve``
+    and ``make run`` take from it), not a fixed 8765."""
+    code, out, err = await run_cli("bots", "--game", "holdem", "--count", "1", "--create", "--hands", "1",
+                                   env={"CARDROOM_PORT": str(unused_tcp_port)})
+    assert code == 1 and f"cannot reach ws://127.0.0.1:{unused_tcp_port}/ws" in err, err
 
 
 async def test_cardroom_bots_stops_and_says_why_when_its_opponent_sits_out(server):
