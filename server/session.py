@@ -3,7 +3,9 @@
 Everything the server sends to a connection goes through :meth:`Session.send`, which
 never blocks: messages wait in a bounded queue drained by a writer task. A client that
 does not read fast enough to keep the queue under its bound is disconnected (1008)
-instead of letting memory grow.
+instead of letting memory grow. A message is encoded when its writer takes it, so it
+must not be changed once sent; one message object sent to many connections (the update
+that every spectator of a room shares) is encoded once per encoding (:class:`TurnFrames`).
 
 A connection has a process-local id, and each room request it makes gets a request
 number; answers travel back addressed by the two (see :class:`Sessions`), so a request
@@ -63,12 +65,54 @@ class OpenRequest:
     sent_to: str | None = None  # the node it was forwarded to, if any
 
 
+class TurnFrames:
+    """The frames encoded in this turn of the event loop, by message object and encoding.
+
+    The writers of the connections a change was sent to run in the same turn, each
+    encoding its queue: a message object shared by many of them is encoded only by the
+    first. An entry holds its message, so no other object can take its ``id`` while the
+    entry lives; the entries are dropped at the next turn (and when there are many)."""
+
+    MAX = 4096
+
+    def __init__(self) -> None:
+        self._frames: dict[tuple[int, bool], tuple[Any, bytes]] = {}
+        self._armed: asyncio.AbstractEventLoop | None = None  # the loop that will clear them
+
+    def payload(self, msg: Any, codec: Codec) -> bytes:
+        """``msg``'s payload in ``codec``'s encoding (:meth:`Codec.payload`)."""
+        key = (id(msg), codec.binary)
+        hit = self._frames.get(key)
+        if hit is not None:
+            return hit[1]
+        loop = asyncio.get_running_loop()
+        if self._armed is not loop:
+            self._armed = loop
+            loop.call_soon(self._clear)
+        elif len(self._frames) >= self.MAX:
+            self._frames.clear()
+        frame = codec.payload(msg)
+        self._frames[key] = (msg, frame)
+        return frame
+
+    def _clear(self) -> None:
+        self._armed = None
+        self._frames.clear()
+
+
+#: One for the process: the writers of every connection share it (one event loop).
+TURN_FRAMES = TurnFrames()
+
+
 class Session:
     """A connected client (authenticated once it said hello)."""
 
-    def __init__(self, ws: ServerConnection, codec: Codec, *, rate: float, burst: int, queue_size: int) -> None:
+    def __init__(self, ws: ServerConnection, codec: Codec, *, rate: float, burst: int, queue_size: int,
+                 frames: TurnFrames = TURN_FRAMES) -> None:
         self.ws = ws
         self.codec = codec
+        self._frames = frames
+        self._send_now = getattr(ws, "send_now", None)  # server.transport.Connection's
         self.id = 0  # set by Sessions.add
         self.address = ""  # the client's address the per-address limits count (see server.gate)
         self.opened = self.last_seen = time.monotonic()
@@ -88,10 +132,15 @@ class Session:
         self._writer = asyncio.create_task(self._write_loop(), name="session writer")
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` for this connection; never blocks. A client whose queue is full is
-        not reading: it is disconnected (1008) rather than letting memory grow."""
+        """Send ``msg`` to this connection; never blocks. With nothing queued before it and
+        the connection ready, it is written at once; else it is queued for the writer. A
+        client whose queue is full is not reading: it is disconnected (1008) rather than
+        letting memory grow."""
         if self.closed:
             return
+        if not self._out and self._send_now is not None:  # nothing waits: no need to wake the writer
+            if self._send_now(self._frames.payload(msg, self.codec), not self.codec.binary):
+                return
         if len(self._out) >= self._limit:
             log.warning("player %s is not reading its messages: disconnecting", self.player_id)
             self._out.clear()
@@ -114,12 +163,13 @@ class Session:
                 if stop:
                     batch = batch[:batch.index(_CLOSE)]
                 try:
-                    frames = [self.codec.encode(m) for m in batch]
+                    text = not self.codec.binary
+                    payloads = [self._frames.payload(m, self.codec) for m in batch]
                     if send_many is not None:
-                        await send_many(frames)
+                        await send_many(payloads, text)
                     else:
-                        for frame in frames:
-                            await self.ws.send(frame)
+                        for payload in payloads:
+                            await self.ws.send(payload.decode() if text else payload)
                 except Exception:  # the connection is gone; the reader notices too
                     self.closed = True
                     return

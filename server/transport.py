@@ -26,6 +26,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.exceptions import NegotiationError
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from .gate import Gate, peer_address
 from .protocol import SUBPROTOCOLS
@@ -42,8 +43,8 @@ SEND_BUFFER_BYTES = 128 * 1024
 class Connection(ServerConnection):
     """``websockets``' server connection, with the data ready to send written at once.
 
-    A room change sends a viewer several messages (its events, then a snapshot), one
-    frame each. :meth:`send_many` queues them as consecutive frames with the sans-I/O
+    A frame for a connection with nothing queued goes out at once (:meth:`send_now`).
+    Several messages ready at once are sent one frame each: :meth:`send_many` queues them as consecutive frames with the sans-I/O
     protocol object, the way ``websockets``' own ``send()`` queues one, and
     :meth:`send_data` hands everything queued to the transport in one ``write()``: one
     system call per batch instead of one per frame.
@@ -57,14 +58,28 @@ class Connection(ServerConnection):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
         super().connection_made(transport)
 
-    async def send_many(self, messages: Sequence[bytes | str]) -> None:
-        """Send each message as one frame (``str``: text, ``bytes``: binary), in order."""
+    async def send_many(self, payloads: Sequence[bytes], text: bool) -> None:
+        """Send each payload as one frame, in order: text frames (UTF-8 payloads) or
+        binary ones."""
         async with self.send_context():
-            for m in messages:
-                if isinstance(m, str):
-                    self.protocol.send_text(m.encode())
-                else:
-                    self.protocol.send_binary(m)
+            send = self.protocol.send_text if text else self.protocol.send_binary
+            for payload in payloads:
+                send(payload)
+
+    def send_now(self, payload: bytes, text: bool) -> bool:
+        """Send one frame at once, without awaiting anything: what ``send_many`` does
+        for one payload when nothing holds it back. False, with nothing sent, when the
+        connection is not open or its writing is paused (the kernel's buffer is full):
+        send it the awaiting way then, which waits for the buffer to drain."""
+        if self.protocol.state is not State.OPEN or self.paused:
+            return False
+        (self.protocol.send_text if text else self.protocol.send_binary)(payload)
+        try:
+            self.send_data()
+        except Exception as exc:  # as send_context: the connection is lost; its reader ends it
+            self.set_connection_exc(exc)
+            self.transport.abort()
+        return True
 
     def send_data(self) -> None:
         pending: list[bytes] = []

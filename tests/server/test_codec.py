@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import msgpack
@@ -93,3 +94,72 @@ def test_token_bucket_allows_a_burst_then_the_rate():
     assert [b.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 0.5
     assert b.take() and not b.take()
+
+
+# --- frames shared by many connections --------------------------------------------------------
+
+
+class CapturingSocket:
+    """A connection that keeps what the session's writer sends it."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[bytes, bool]] = []
+
+    async def send_many(self, payloads, text):
+        self.sent.extend((p, text) for p in payloads)
+
+
+class ReadySocket(CapturingSocket):
+    """One that also takes a frame at once (as server.transport.Connection.send_now)."""
+
+    def send_now(self, payload, text):
+        self.sent.append((payload, text))
+        return True
+
+
+async def _flushed(*sockets: CapturingSocket, count: int) -> None:
+    for _ in range(100):
+        if all(len(s.sent) >= count for s in sockets):
+            return
+        await asyncio.sleep(0)
+    raise AssertionError([s.sent for s in sockets])
+
+
+@pytest.mark.parametrize("socket", [CapturingSocket, ReadySocket], ids=["queued", "at_once"])
+async def test_one_message_sent_to_many_connections_is_encoded_once_per_encoding(socket):
+    from server.session import Session, TurnFrames
+
+    frames = TurnFrames()
+    sockets = [socket() for _ in range(4)]
+    codecs = ["cardroom.json", "cardroom.json", "cardroom.json", "cardroom.msgpack"]
+    sessions = [Session(ws, Codec(c, 65536), rate=10, burst=10, queue_size=8, frames=frames)
+                for ws, c in zip(sockets, codecs, strict=True)]
+    update = {"t": "update", "room": "r-1", "version": 7, "base": 6, "events": [], "patch": {"set": {"hand_no": 3}}}
+    for s in sessions:
+        s.send(update)
+    await _flushed(*sockets, count=1)
+    (a, text_a), (b, _), (c, _), (d, text_d) = (ws.sent[0] for ws in sockets)
+    assert a is b is c and text_a is True  # the JSON connections share one encoding
+    assert json.loads(a) == update and msgpack.unpackb(d) == update and text_d is False
+
+
+@pytest.mark.parametrize("socket", [CapturingSocket, ReadySocket], ids=["queued", "at_once"])
+async def test_a_later_message_is_never_sent_as_an_earlier_ones_frame(socket):
+    """Frames are kept by message object for one turn only: a new message, even one that
+    happens to get a freed message's ``id``, is encoded anew."""
+    from server.session import Session, TurnFrames
+
+    frames = TurnFrames()
+    ws = socket()
+    s = Session(ws, Codec("cardroom.json", 65536), rate=10, burst=10, queue_size=8, frames=frames)
+    for i in range(50):
+        s.send({"t": "pong", "ref": i})  # a new dict each time: ids of freed ones come back
+        await _flushed(ws, count=i + 1)
+    assert [json.loads(p)["ref"] for p, _ in ws.sent] == list(range(50))
+
+
+def test_the_payload_is_the_frame_as_bytes():
+    msg = {"t": "error", "code": "bad_message", "message": "généreux 炸金花", "ref": 1}
+    json_codec, msgpack_codec = Codec("cardroom.json", 65536), Codec("cardroom.msgpack", 65536)
+    assert json_codec.payload(msg) == json_codec.encode(msg).encode()
+    assert msgpack_codec.payload(msg) == msgpack_codec.encode(msg)
