@@ -1,5 +1,6 @@
 """Server CPU per room change when many spectators watch one table.
 
+    .venv/bin/cardroom serve --max-connections-per-ip 0      # more than 64 from one address
     .venv/bin/python bench/spectators.py --url ws://127.0.0.1:8765/ws --spectators 200 --seconds 10
 
 One heads-up Hold'em room: two players of this script that always check or call (nobody
