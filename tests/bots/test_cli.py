@@ -209,7 +209,10 @@ async def test_a_lone_bot_with_a_server_side_opponent_plays(server):
         "--option", '{"bots": 1, "bot_delay_seconds": 0, "between_hands_seconds": 0.05}')
     assert code == 0, err
     assert "waiting for players" not in err
-    assert [r["hands"] for r in summary_rows(out)] == ["2"]
+    # two hands, unless one of them busted a seat (an all-in between smart bots; about one
+    # run in fifteen): then the bots stop after it and say so
+    hands = [r["hands"] for r in summary_rows(out)]
+    assert hands == ["2"] or (hands == ["1"] and "busted; no further hand could start" in err), (out, err)
 
 
 async def test_too_few_bots_for_a_private_room_are_refused_before_connecting(unused_tcp_port):
