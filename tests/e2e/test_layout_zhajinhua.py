@@ -45,6 +45,29 @@ def test_your_chips_show_beside_your_cards_with_raise_and_compare_rows(new_page,
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_after_a_compare_the_middle_stays_clear_of_your_cards(new_page, shots, lang):
+    """The same tallest action bar after you won a compare this hand: the compare line's
+    two lines in the middle cover neither your cards nor anything else (CI once saw them
+    reach down to your cards at 1280x800)."""
+    page = new_page(SIZES["desktop"], locale=LOCALES[lang])
+    seated_at_my_turn(page, "zhajinhua", seats=5, bots=4)
+    inject(page, _RAISE_AND_COMPARE + """
+      // still blind, as in that run: the bar also offers Look and explains the blind stake
+      view.seats[me].seen = false;
+      view.legal.actions.unshift('look'); view.legal.look = {};
+      view.legal.call = {cost: 20}; view.legal.compare.cost = 20;
+      ui.acts[me] = {kind: 'compare', amount: 20};  // your plate says "Compared": a line taller
+      ui.lastCompare = {hand: snap.hand_no, seat: me, target: others[0], winner: me, loser: others[0]};""")
+    expect(page.get_by_test_id("act-look")).to_be_visible()
+    expect(page.get_by_test_id("last-compare")).to_be_visible()
+    expect(page.locator("[data-testid^=compare-]")).to_have_count(2)
+    for size_name in SIZES:
+        resize(page, size_name)
+        screenshot(page, shots, f"compared-{lang}-{size_name}")
+        assert not felt_overlaps(page), f"at {size_name}: {felt_overlaps(page)}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_result_is_not_squeezed(new_page, shots, lang):
     """A hand won by a player with a long name: the result in the middle says who won
     and how much on one line on a desktop (two at most on a phone), covering nothing."""
