@@ -33,16 +33,15 @@ class Codec:
         self.binary = subprotocol == SUBPROTOCOL_MSGPACK
         self.max_frame = max_frame
 
-    def encode(self, msg: dict[str, Any]) -> bytes | str:
-        """``msg`` as its frame: ``bytes`` (binary frame) or ``str`` (text frame)."""
-        if self.binary:
-            return _msgpack_encode(msg)
-        return _json_encode(msg).decode()
-
     def payload(self, msg: dict[str, Any]) -> bytes:
         """``msg``'s frame payload as bytes for either frame kind (JSON as UTF-8, which a
         text frame carries as is): what the server sends, without making a ``str``."""
         return _msgpack_encode(msg) if self.binary else _json_encode(msg)
+
+    def encode(self, msg: dict[str, Any]) -> bytes | str:
+        """``msg`` as a client library takes a frame: ``bytes`` (binary) or ``str`` (text)."""
+        data = self.payload(msg)
+        return data if self.binary else data.decode()
 
     def decode_message(self, frame: bytes | str) -> Message:
         """The typed message a frame holds, decoded and validated in one step; raises

@@ -1,11 +1,13 @@
 """Client connections: identity, rate limit, a bounded send queue, open requests.
 
 Everything the server sends to a connection goes through :meth:`Session.send`, which
-never blocks: messages wait in a bounded queue drained by a writer task. A client that
-does not read fast enough to keep the queue under its bound is disconnected (1008)
-instead of letting memory grow. A message is encoded when its writer takes it, so it
-must not be changed once sent; one message object sent to many connections (the update
-that every spectator of a room shares) is encoded once per encoding (:class:`TurnFrames`).
+never blocks: a message is written at once when nothing waits before it and the
+connection takes it, else it waits in a bounded queue drained by a writer task. A client
+that does not read fast enough to keep the queue under its bound is disconnected (1008)
+instead of letting memory grow. A queued message is encoded when the writer takes it, so
+a message must not be changed once sent; one message object sent to many connections
+(the update that every spectator of a room shares) is encoded once per encoding
+(:class:`TurnFrames`).
 
 A connection has a process-local id, and each room request it makes gets a request
 number; answers travel back addressed by the two (see :class:`Sessions`), so a request
@@ -68,9 +70,9 @@ class OpenRequest:
 class TurnFrames:
     """The frames encoded in this turn of the event loop, by message object and encoding.
 
-    The writers of the connections a change was sent to run in the same turn, each
-    encoding its queue: a message object shared by many of them is encoded only by the
-    first. An entry holds its message, so no other object can take its ``id`` while the
+    A change is sent to all its viewers in one turn (at once, or by their writers in the
+    next): a message object shared by many of them is encoded only for the first of each
+    encoding. An entry holds its message, so no other object can take its ``id`` while the
     entry lives; the entries are dropped at the next turn (and when there are many)."""
 
     MAX = 4096

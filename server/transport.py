@@ -44,10 +44,10 @@ class Connection(ServerConnection):
     """``websockets``' server connection, with the data ready to send written at once.
 
     A frame for a connection with nothing queued goes out at once (:meth:`send_now`).
-    Several messages ready at once are sent one frame each: :meth:`send_many` queues them as consecutive frames with the sans-I/O
-    protocol object, the way ``websockets``' own ``send()`` queues one, and
-    :meth:`send_data` hands everything queued to the transport in one ``write()``: one
-    system call per batch instead of one per frame.
+    Messages that waited are sent together: :meth:`send_many` queues them as
+    consecutive frames with the sans-I/O protocol object, the way ``websockets``' own
+    ``send()`` queues one, and :meth:`send_data` hands everything queued to the transport
+    in one ``write()``: one system call per batch instead of one per frame.
 
     Its socket's send buffer is fixed at :data:`SEND_BUFFER_BYTES`."""
 
