@@ -122,11 +122,11 @@ export default {
   center(ctx) {
     const v = ctx.view;
     if (!v) return h("div", { class: "board-area" }, h("div", { class: "street" }, t("zjh.title")));
-    const compared = !v.is_over && ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no;
+    const last = ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no ? ctx.ui.lastCompare : null;
     const parts = [
       // the compare line's two lines take the round's place: with every control showing,
       // the felt is short, and a taller middle reached down to your own cards
-      v.is_over || compared ? null : h("div", { class: "street" }, t("zjh.round", { r: v.round, max: v.max_rounds })),
+      v.is_over || last ? null : h("div", { class: "street" }, t("zjh.round", { r: v.round, max: v.max_rounds })),
       h("div", { class: "pot", "data-testid": "pot", "data-amount": v.pot }, t("table.pot", { n: chips(v.pot) })),
       v.is_over ? null : h("div", { class: "stake-line", "data-testid": "stake" },
         t(ctx.narrow || v.stake >= 100 ? "zjh.stake_short" : "zjh.stake_long", { s: chips(v.stake), d: chips(2 * v.stake) })),
@@ -135,8 +135,8 @@ export default {
       const total = (v.payouts || []).reduce((a, p) => a + p.amount, 0);
       parts.push(h("div", { class: "result", "data-testid": "result" },
         h("div", { class: "result-who" }, tParts("he.wins", { name: who(ctx.name(v.winner)), n: chips(total) }))));
-    } else if (ctx.ui.lastCompare && ctx.ui.lastCompare.hand === ctx.snap.hand_no) {
-      const c = ctx.ui.lastCompare;
+    } else if (last) {
+      const c = last;
       parts.push(h("div", { class: "last-compare", "data-testid": "last-compare", title: compareText(ctx, c) },
         tParts("zjh.compare_line", { text: h("span", { class: "beat" },
           tParts("zjh.beat", { w: who(ctx.name(c.winner)), l: who(ctx.name(c.loser)) })) })));
