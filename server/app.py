@@ -17,6 +17,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -348,8 +349,8 @@ def tune_gc() -> None:
 
 async def serve_forever(app: App, ready: Callable[[App], None] | None = None) -> bool:
     """Run until SIGTERM or SIGINT, then shut down gracefully: within
-    :data:`STOP_GRACE_SECONDS`, else by :meth:`App.abort`. True when the shutdown was
-    graceful."""
+    :data:`STOP_GRACE_SECONDS` (then True), else by :meth:`App.abort` and the end of the
+    process with status 1 (see ``_stop_within_grace``)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -371,6 +372,11 @@ async def serve_forever(app: App, ready: Callable[[App], None] | None = None) ->
 
 
 async def _stop_within_grace(app: App) -> bool:
+    """Stop ``app`` within :data:`STOP_GRACE_SECONDS` and return True. Past the grace,
+    close the rest at once (:meth:`App.abort`), give what is left a second to end, and end
+    the process here with status 1: returning would hand the rest to ``asyncio.run``'s own
+    clean-up, which waits without a bound for every task and every executor thread, and a
+    loaded machine once saw a server frozen out of Redis outlive its grace that way."""
     try:
         await asyncio.wait_for(app.stop(), STOP_GRACE_SECONDS)
         return True
@@ -384,6 +390,6 @@ async def _stop_within_grace(app: App) -> bool:
         await asyncio.wait_for(cancel_and_wait(others), 1.0)
     except TimeoutError:
         log.error("shutdown: %d tasks did not end; exiting anyway", len([t for t in others if not t.done()]))
-        logging.shutdown()
-        os._exit(1)  # asyncio.run() would wait for them without end
-    return False
+    logging.shutdown()
+    sys.stdout.flush()
+    os._exit(1)
