@@ -230,6 +230,10 @@ def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
     expect(page.get_by_test_id("verify-result")).to_have_attribute("data-hand", str(hand))
 
 
+#: the history's line after a reload that missed moves (i18n.js ``log.reload_gap``)
+RELOAD_GAP = "moves made while the page reloaded are not listed"
+
+
 def test_verify_after_a_reload_in_the_middle_of_the_hand(new_page, server):
     page = new_page(DESKTOP)
     enter(page, "rita")
@@ -248,7 +252,12 @@ def test_verify_after_a_reload_in_the_middle_of_the_hand(new_page, server):
     result = page.get_by_test_id("verify-result")
     expect(result).to_have_attribute("data-ok", "1")  # from the snapshot's view: our cards and the board
     expect(result).to_contain_text(full[:8] if full else "?")
-    expect(page.get_by_test_id("save-hand")).to_have_count(0)  # the page did not see the whole hand
+    # Save is offered only for a hand the page saw whole. The tab's record of the hand survives
+    # the reload (handlog.js), so the page saw it whole unless moves were made while it
+    # reloaded, which the history then says. Which one happens is a race (did the call go out
+    # before the page unloaded, did the bot answer before the page was back).
+    missed = page.get_by_test_id("history").get_by_text(RELOAD_GAP).count() > 0
+    expect(page.get_by_test_id("save-hand")).to_have_count(0 if missed else 1)
 
 
 def test_verify_zhajinhua_after_a_look_and_a_compare(new_page, server, shots):
