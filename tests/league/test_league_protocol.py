@@ -159,6 +159,7 @@ async def test_what_one_player_may_ask_is_bounded(servers):
     assert "more9" not in [x["name"] for x in listed["leagues"]]
 
 
+@pytest.mark.slow  # 20-25 s, mostly waiting on the driver's lock: started first, beside the others
 async def test_a_run_goes_on_when_the_process_driving_it_is_killed(pair):
     """The process driving a run is SIGKILLed in the middle of a match: the other takes the
     run over, finishes the same match from its rooms and records it once."""
@@ -217,6 +218,7 @@ async def test_operator_leagues_and_protocol_leagues_share_one_namespace(servers
     assert refused.returncode == 1 and "made over the protocol" in refused.stderr
 
 
+@pytest.mark.slow  # 20-25 s, mostly waiting on the driver's lock: started first, beside the others
 async def test_a_driver_stopped_past_its_lock_gives_the_run_up_without_a_trace(pair):
     """SIGSTOP the process driving a two-round run for longer than its lock: the other
     takes the run over; the first, resumed, finds its lock gone and writes nothing more.
