@@ -50,6 +50,9 @@ async def play_one_hand(make_app, game_name: str) -> dict[str, Any]:
     actor = app.directory.actors[room]
     rng = random.Random(3)
     for step in range(400):
+        # the room's actor of now: on a starved machine a late lease renewal drops the room
+        # and the next request takes it again, in a new actor (the old one's table stops)
+        actor = app.directory.actors.get(room, actor)
         hand = actor.table.hand
         if hand is None:
             await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
