@@ -503,6 +503,10 @@ class CardroomClient:
     async def sit_in(self, room: str) -> dict[str, Any]:
         return await self.request({"t": "sit_in", "room": room})
 
+    async def add_bot(self, room: str) -> dict[str, Any]:
+        """A server bot in the first free seat of a room you sit in (its ``room`` snapshot)."""
+        return await self.request({"t": "add_bot", "room": room})
+
     async def ping(self) -> dict[str, Any]:
         return await self.request({"t": "ping"})
 

@@ -3,7 +3,7 @@
 Identity (``hello``), the room list, creating rooms and spectating are answered by the
 process the client is connected to, from what Redis holds (players, the shared room
 list, spectator counts of every live process). Requests that change a room (``join``,
-``leave``, ``sit_out``, ``sit_in``, ``show``, ``act``) go to the room's owner through the
+``leave``, ``sit_out``, ``sit_in``, ``show``, ``add_bot``, ``act``) go to the room's owner through the
 :class:`~server.cluster.directory.Directory`, wherever it is.
 """
 
@@ -35,6 +35,7 @@ from .protocol import ProtocolError, error_message
 from .room import table as tbl
 from .room.core import (
     Act,
+    AddBot,
     Command,
     Join,
     Leave,
@@ -173,7 +174,7 @@ class Lobby:
             return Act(origin, msg.action, msg.id)
         if isinstance(msg, m.SetSeed):
             return SetSeed(origin, msg.seed)
-        return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show}[type(msg)](origin)
+        return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show, m.AddBot: AddBot}[type(msg)](origin)
 
     async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:
         view = await self._view(msg.room)

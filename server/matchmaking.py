@@ -52,8 +52,13 @@ def fits(table: tbl.Table, player: str, stake: int | None, seats: int | None) ->
 
 def order(entries: list[dict[str, Any]], game: str, last: str | None) -> list[str]:
     """The rooms to try, best first: the table the bucket opened last (the lobby may not
-    list it yet), then listed tables of ``game`` with a free seat, fullest first."""
-    listed = [e for e in entries if e.get("game") == game and e.get("players", 0) < e.get("seats", 0)]
+    list it yet), then listed tables of ``game`` where someone sits (a player or a bot) and
+    a seat is free, the most people first. A listed table nobody sits at is no match: it
+    may be any table someone opened with settings of their own and left (ten seats, a
+    buy-in of ten big blinds) and would seat the player alone; a new table with the
+    game's defaults is better, and the next request of the bucket finds it."""
+    listed = [e for e in entries
+              if e.get("game") == game and 0 < e.get("players", 0) < e.get("seats", 0)]
     listed.sort(key=lambda e: (-(e.get("players", 0) - e.get("bots", 0)), -e.get("players", 0), e.get("room", "")))
     rooms = [last] if last else []
     rooms += [e["room"] for e in listed if e["room"] != last]

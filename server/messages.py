@@ -98,6 +98,10 @@ class Show(Message, tag="show"):
     room: RoomId
 
 
+class AddBot(Message, tag="add_bot"):
+    room: RoomId
+
+
 class SetSeed(Message, tag="set_seed"):
     room: RoomId
     seed: ClientSeed
@@ -163,7 +167,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
-                                           Show, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, LeagueCreate,
+                                           Show, AddBot, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, LeagueCreate,
                                            LeagueEnter, LeagueRun, LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check

@@ -43,7 +43,8 @@ SERVER_MESSAGES: dict[str, str] = {
 # Room events the server itself adds to a room's event stream (engine events pass through).
 ROOM_EVENTS: dict[str, str] = {
     "joined": "a player sat down: seat, player, name, stack (and bot: true for a bot seat)",
-    "left": "a player stood up: seat, player, stack (returned to the wallet), reason",
+    "left": "a player stood up: seat, player, stack (returned to the wallet), reason (left, busted, "
+            "or sat_out: freed after sitting out --sit-out-minutes)",
     "sat_out": "a seat is sitting out (not dealt in): seat, reason",
     "sat_in": "a seat is back in: seat",
     "leaving": "a seated player asked to leave during a hand: seat",
@@ -93,7 +94,8 @@ ERROR_CODES: dict[str, str] = {
     "hand_not_over": "show: cards can be shown only once the hand is over (before the next deal)",
     "nothing_to_show": "show: you were not dealt into the last hand, your cards are already face up, or the "
                        "game shows every hand at the end (Dou Dizhu)",
-    "league_seat": "a league match's seat is held until the match is over (no leave, no sit_out)",
+    "league_seat": "a league match's seat is held until the match is over (no leave, no sit_out), and its "
+                   "entrants alone play it (no add_bot)",
     "bad_buy_in": "the buy-in is outside the room's buy_in_min..buy_in_max",
     "insufficient_funds": "your wallet holds less than the buy-in",
     "rate_limited": "too many messages; slow down (persistent flooding closes the connection with 1008)",

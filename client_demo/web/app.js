@@ -403,7 +403,7 @@ conn.on("left", (msg) => {
       toast(t("app.busted"), "info");
       if (store.current === msg.room && store.snaps.has(msg.room)) table.render(main, store.snaps.get(msg.room));
     }
-    else toast(t("app.left_with", { chips: chips(msg.stack) }), "info");
+    else toast(t(msg.reason === "sat_out" ? "app.stood_up" : "app.left_with", { chips: chips(msg.stack) }), "info");
   }
   renderIdentity();
 });

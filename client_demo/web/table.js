@@ -242,7 +242,12 @@ export class TableScreen {
       attrs["data-why"] = why.code;
       let text = t(why.key, why.params);
       if (snap.your_seat === null && snap.seats.some((s) => !s) && !this.store.busted.has(snap.room)) text += t("table.take_seat");
-      return h("div", attrs, text);
+      // seated and waiting for players with a seat free: a bot can take it (not in a league match)
+      const addBot = why.code === "too_few" && snap.your_seat !== null && !snap.league && snap.seats.some((s) => !s)
+        ? h("button", { type: "button", class: "btn small add-bot", "data-testid": "add-bot",
+          onclick: () => this.conn.request({ t: "add_bot", room: snap.room }).catch(() => {}) }, t("table.add_bot"))
+        : null;
+      return h("div", attrs, text, addBot);
     }
     if (snap.next_hand_ms) {
       attrs["data-until"] = snap.next_hand_ms;
@@ -862,7 +867,7 @@ export function lineFor(ev, ctx) {
   switch (ev.type) {
     case "joined": return [t(ev.bot ? "log.joined_bot" : "log.joined", { name: ev.name, seat: ev.seat + 1, chips: chips(ev.stack) }), ""];
     case "rebuy": return [t("log.rebuy", { name, chips: chips(ev.stack) }), ""];
-    case "left": return [t(ev.reason === "busted" ? "log.left_busted" : "log.left", { name }), ""];
+    case "left": return [t(ev.reason === "busted" ? "log.left_busted" : ev.reason === "sat_out" ? "log.left_sat_out" : "log.left", { name }), ""];
     case "leaving": return [t("log.leaving", { name }), ""];
     case "sat_out": return [t(ev.reason === "timeouts" ? "log.sat_out_timeouts" : "log.sat_out", { name }), ""];
     case "sat_in": return [t("log.sat_in", { name }), ""];

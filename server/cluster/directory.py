@@ -310,7 +310,8 @@ class Directory:
         self.background.spawn(self._wake_after_lease(table.room))
         core = RoomCore(game, table, deck=self.deck, new_id=lambda: secrets.token_hex(8),
                         rng=random.Random(self._rng.getrandbits(64)),
-                        close_empty_after_ms=round(self.settings.empty_room_minutes * 60_000))
+                        close_empty_after_ms=round(self.settings.empty_room_minutes * 60_000),
+                        stand_up_after_ms=round(self.settings.sit_out_minutes * 60_000))
         actor = RoomActor(core, view, lease, self, self.store, self.views, self.metrics, self.clock,
                           snapshot_version)
         self.actors[table.room] = actor

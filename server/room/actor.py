@@ -332,6 +332,9 @@ class RoomActor:
         elif change.kind == "close":
             log.info("room %s: closed, nobody sat in it for %d min", self.room,
                      self.core.close_empty_after_ms // 60_000)
+        elif change.kind == "stand_up":
+            log.info("room %s: seat %s freed, its player sat out for %g min", self.room,
+                     ", ".join(str(e["seat"]) for e in change.events), self.core.stand_up_after_ms / 60_000)
         await self._store(change, None)
 
     def _count(self, cmd: Command, code: str | None, duplicate: bool = False) -> None:

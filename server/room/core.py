@@ -108,6 +108,15 @@ class Show:
 
 
 @dataclass(frozen=True)
+class AddBot:
+    """A server bot in a free seat, asked by a player seated here: someone alone at a
+    table need not wait for another person to play."""
+
+    kind: ClassVar[str] = "add_bot"
+    origin: Origin
+
+
+@dataclass(frozen=True)
 class SetSeed:
     kind: ClassVar[str] = "set_seed"
     origin: Origin
@@ -131,8 +140,8 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | Show | SetSeed | Act | Settle
-COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, SetSeed, Act, Settle)}
+Command = Join | Leave | SitOut | SitIn | Show | AddBot | SetSeed | Act | Settle
+COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, SetSeed, Act, Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -208,7 +217,7 @@ class Change:
 
     table: tbl.Table
     events: list[Event]
-    kind: str  # join, leave, sit_out, sit_in, show, act, start, timeout, leaver, bot, close
+    kind: str  # join, leave, sit_out, sit_in, show, add_bot, act, start, timeout, leaver, bot, stand_up, close
     origin: Origin | None = None
     answers: list[Answer] = field(default_factory=list)
     debit: Debit | None = None
@@ -238,10 +247,12 @@ class RoomCore:
 
     def __init__(self, game: Game, table: tbl.Table, *, deck: Callable[[int], list[int]] | None = None,
                  new_id: Callable[[], str], rng: random.Random, close_empty_after_ms: int = 0,
+                 stand_up_after_ms: int = 0,
                  new_seed: Callable[[], str] = lambda: secrets.token_hex(32)) -> None:
         self.game = game
         self.table = table
         self.close_empty_after_ms = close_empty_after_ms  # 0: never close an empty room
+        self.stand_up_after_ms = stand_up_after_ms  # 0: a seat may sit out for good
         self._now = 0
         self._deck = deck
         self._new_seed = new_seed
@@ -308,6 +319,13 @@ class RoomCore:
                                 "away the game's timeout action plays your turns")
         if isinstance(cmd, Leave):
             return self._leave(seat, origin)
+        if isinstance(cmd, AddBot):
+            if self.table.league is not None:
+                raise ProtocolError("league_seat", "a league match is played by its entrants only")
+            if all(s is not None for s in self.table.seats):
+                raise ProtocolError("room_full", "every seat is taken")
+            t, forget = self._draft()
+            return self._change(t, tbl.seat_bots(t, 1), "add_bot", forget, origin, [Answer(origin, "room")])
         if isinstance(cmd, SetSeed):
             t, forget = self._draft()
             t.seats[seat].seed = cmd.seed  # type: ignore[union-attr]
@@ -318,7 +336,7 @@ class RoomCore:
             return self._change(t, events, "show", forget, origin, [Answer(origin, "room")])
         if isinstance(cmd, SitOut | SitIn):
             t, forget = self._draft()
-            events = tbl.sit_out(t, seat) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
+            events = tbl.sit_out(t, seat, now) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
             return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "room")])
         assert isinstance(cmd, Act)
         version = tbl.find_answer(self.table, origin.player, cmd.action_id)
@@ -350,14 +368,14 @@ class RoomCore:
     def wake_ms(self) -> int | None:
         """When :meth:`due` next has something to do (None: only a command can wake it)."""
         t = self.table
-        close = self._close_at()
         if not tbl.playing(t) and self._refused_at == t.version:
-            return close
-        if tbl.bot_to_act(t) is not None and self._bot_failed_at == t.version:
+            wake = None
+        elif tbl.bot_to_act(t) is not None and self._bot_failed_at == t.version:
             wake = t.deadline_ms
         else:
             wake = tbl.next_wakeup_ms(t, self.game)
-        return close if wake is None else wake if close is None else min(wake, close)
+        stand = tbl.next_stand_up_ms(t, self.stand_up_after_ms) if self.stand_up_after_ms else None
+        return min((x for x in (self._close_at(), stand, wake) if x is not None), default=None)
 
     def _close_at(self) -> int | None:
         """When this room closes for being empty, if nobody sits down before."""
@@ -368,12 +386,15 @@ class RoomCore:
 
     def due(self, now: int) -> Change | None:
         """The change the room makes by itself at ``now``: a turn clock ran out, a
-        leaving player's or a bot's turn, or the next hand. None when nothing is due."""
+        leaving player's or a bot's turn, seats sat out too long freed, or the next hand.
+        None when nothing is due."""
         self._begin(None, now)
         t0 = self.table
         close = self._close_at()
         if close is not None and close <= now:
             return self._step("close", now)
+        if self.stand_up_after_ms and tbl.overdue_sitters(t0, now, self.stand_up_after_ms):
+            return self._step("stand_up", now)
         step = tbl.due(t0, self.game, now)
         if step is None:
             return None
@@ -390,6 +411,10 @@ class RoomCore:
             t, forget = self._draft()
             t.closed = True
             return self._change(t, [{"type": "room_closed", "reason": "empty"}], "close", forget)
+        if step == "stand_up":  # which seats depends on a setting: drawn, so that a replay needs none
+            seats = self._draw(lambda: tbl.overdue_sitters(self.table, now, self.stand_up_after_ms))
+            t, forget = self._draft()
+            return self._change(t, [e for seat in seats for e in tbl.stand_up(t, seat)], "stand_up", forget)
         if step == "start":
             t0 = self.table
             t, forget = self._draft()

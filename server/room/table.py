@@ -55,6 +55,7 @@ class SeatInfo:
     name: str
     stack: int
     sitting_out: bool = False
+    out_since_ms: int | None = None  # since when it sits out (None: it plays, or sat out before this was kept)
     leaving: bool = False
     timeouts: int = 0  # consecutive turn timeouts
     bot: bool = False  # a server-side bot plays this seat
@@ -307,9 +308,11 @@ def seat_bots(table: Table, count: int) -> list[Event]:
     """
     free = [i for i, s in enumerate(table.seats) if s is None]
     free = [i for i in free if i != 0] + [i for i in free if i == 0]
+    taken = {s.name for s in table.seats if s is not None}
+    names = [f"Bot {n}" for n in BOT_NAMES if f"Bot {n}" not in taken]  # a bot added later: another name
     events: list[Event] = []
     for n, seat in enumerate(free[:count]):
-        name = f"Bot {BOT_NAMES[n]}" if n < len(BOT_NAMES) else f"Bot {seat}"
+        name = names[n] if n < len(names) else f"Bot {seat}"
         player = bot_player_id(table.room, seat)
         stack = table.options["buy_in_default"]
         table.seats[seat] = SeatInfo(player=player, name=name, stack=stack, bot=True)
@@ -349,12 +352,13 @@ def leave(table: Table, seat: int) -> tuple[bool, int, list[Event]]:
     ]
 
 
-def sit_out(table: Table, seat: int, reason: str = "asked") -> list[Event]:
+def sit_out(table: Table, seat: int, now_ms: int, reason: str = "asked") -> list[Event]:
     info = table.seats[seat]
     assert info is not None
     if info.sitting_out:
         return []
     info.sitting_out = True
+    info.out_since_ms = now_ms
     return [{"type": "sat_out", "seat": seat, "reason": reason}]
 
 
@@ -365,7 +369,43 @@ def sit_in(table: Table, seat: int) -> list[Event]:
     if not info.sitting_out:
         return []
     info.sitting_out = False
+    info.out_since_ms = None
     return [{"type": "sat_in", "seat": seat}]
+
+
+def _stands_up_at(table: Table, seat: int, after_ms: int) -> int | None:
+    """When ``seat`` is freed for sitting out ``after_ms``: a person's seat (bots never
+    sit out) that sits out, is not leaving already and takes no part in the hand under
+    way (whose turns are played for it: it is freed once the hand ends). None: it is not."""
+    info = table.seats[seat]
+    if info is None or info.bot or not info.sitting_out or info.leaving or info.out_since_ms is None:
+        return None
+    if table.league is not None or in_hand(table, seat):
+        return None
+    return info.out_since_ms + after_ms
+
+
+def overdue_sitters(table: Table, now_ms: int, after_ms: int) -> list[int]:
+    """The seats to free at ``now_ms`` because their players have sat out ``after_ms`` or
+    longer (the server's ``--sit-out-minutes``), so that a table its players walked away
+    from does not stay full in the lobby for good."""
+    return [seat for seat in range(len(table.seats))
+            if (at := _stands_up_at(table, seat, after_ms)) is not None and at <= now_ms]
+
+
+def next_stand_up_ms(table: Table, after_ms: int) -> int | None:
+    """When :func:`overdue_sitters` next names a seat (None: it will not, as things stand)."""
+    times = [at for seat in range(len(table.seats)) if (at := _stands_up_at(table, seat, after_ms)) is not None]
+    return min(times, default=None)
+
+
+def stand_up(table: Table, seat: int) -> list[Event]:
+    """Free ``seat`` (one of :func:`overdue_sitters`): its stack goes back to the wallet,
+    as a leaver's does, with the reason ``"sat_out"``."""
+    info = table.seats[seat]
+    assert info is not None
+    table.seats[seat] = None
+    return [{"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": "sat_out"}]
 
 
 def show(table: Table, game: Game, seat: int) -> list[Event]:
@@ -480,7 +520,7 @@ def play_for(table: Table, game: Game, now_ms: int, reason: str) -> list[Event]:
     if reason == "timeout" and info is not None and table.league is None:  # a league seat is never sat out
         info.timeouts += 1
         if info.timeouts >= SIT_OUT_AFTER_TIMEOUTS:
-            events += sit_out(table, seat, "timeouts")
+            events += sit_out(table, seat, now_ms, "timeouts")
     return events + _after_engine_step(table, now_ms)
 
 
@@ -642,6 +682,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
                 "sitting_out": s.sitting_out, "leaving": s.leaving, "timeouts": s.timeouts,
                 "bot": s.bot, "seed": s.seed,
                 **({"strategy": s.strategy} if s.strategy is not None else {}),
+                **({"out_since_ms": s.out_since_ms} if s.out_since_ms is not None else {}),
             }
             for s in table.seats
         ],

@@ -109,15 +109,16 @@ class Server:
         self.ws_url = f"ws://127.0.0.1:{port}/ws"
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("server-data")
+@contextlib.contextmanager
+def running_server(data: Path, *extra: str) -> Iterator[Server]:
+    """``python -m server`` on a free port with its embedded Redis under ``data`` and the
+    flags ``extra``, once healthy; stopped (SIGTERM) on the way out."""
     port = free_port()
     log = data / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", str(data), "--log-level", "WARNING"],
+             "--data-dir", str(data), "--log-level", "WARNING", *extra],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
         )
     srv = Server(proc, port, log, data)
@@ -135,13 +136,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             proc.kill()
             raise RuntimeError(f"the server did not become healthy:\n{log.read_text()}")
         time.sleep(0.1)
-    yield srv
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        yield srv
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server of the browser tests (a module needing other settings overrides this
+    fixture with its own :func:`running_server`)."""
+    with running_server(tmp_path_factory.mktemp("server-data")) as srv:
+        yield srv
 
 
 # --- the browser ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import random
 from server.room import table as tbl
 from server.room.core import (
     Act,
+    AddBot,
     Answer,
     Change,
     Join,
@@ -19,6 +20,7 @@ from server.room.core import (
     Reply,
     RoomCore,
     Settle,
+    SitIn,
     SitOut,
     command_from_wire,
     command_to_wire,
@@ -192,3 +194,68 @@ def test_a_room_nobody_sits_in_closes_and_then_refuses_joins():
     assert closed.kind == "close" and closed.events == [{"type": "room_closed", "reason": "empty"}]
     assert c.table.closed and c.wake_ms() is None
     assert c.handle(Join(origin("b")), 90_000).msg["code"] == "no_such_room"
+
+
+def test_a_seat_sat_out_too_long_is_freed_and_its_stack_goes_home():
+    c = core()
+    c.stand_up_after_ms = 600_000
+    seated(c)
+    store(c, c.handle(SitOut(origin("a")), 5_000))
+    assert c.table.seats[0].out_since_ms == 5_000
+    assert c.wake_ms() == 605_000 and c.due(604_999) is None  # nothing else to do: b cannot play alone
+    before = c.table
+    freed = store(c, c.due(605_000))
+    assert freed.kind == "stand_up"
+    assert freed.events == [{"type": "left", "seat": 0, "player": "a", "stack": 100, "reason": "sat_out"}]
+    [p] = freed.payouts
+    assert (p.player, p.amount, p.seat, p.reason, p.origin) == ("a", 100, 0, "sat_out", None)
+    assert c.table.seats[0] is None and c.table.seats[1].player == "b" and c.wake_ms() is None
+    # which seats is drawn into the record: a process with another setting replays the same change
+    again = RoomCore.replayer(GAME, before).replay(freed.record)
+    assert again.events == freed.events and again.table.seats == freed.table.seats
+    assert again.table.xout == freed.table.xout
+
+
+def test_sitting_in_again_keeps_the_seat_and_a_seat_in_a_hand_is_freed_once_it_ends():
+    c = core()
+    c.stand_up_after_ms = 60_000
+    seated(c)
+    store(c, c.handle(SitOut(origin("a")), 0))
+    assert c.handle(SitOut(origin("a")), 1).events == []  # asked twice: nothing new
+    assert c.table.seats[0].out_since_ms == 0
+    store(c, c.handle(SitIn(origin("a")), 59_000))
+    assert c.table.seats[0].out_since_ms is None and c.wake_ms() == 0  # the next hand, not a stand-up
+    store(c, c.due(60_000))  # a hand starts; a sits out during it
+    assert tbl.playing(c.table)
+    store(c, c.handle(SitOut(origin("a")), 61_000))
+    while tbl.playing(c.table):  # a's turns are played for it at once; b's clock is waited out
+        assert tbl.overdue_sitters(c.table, 10**9, c.stand_up_after_ms) == []  # not during the hand
+        store(c, c.due(c.wake_ms()))
+    assert c.wake_ms() == 121_000
+    assert store(c, c.due(121_000)).kind == "stand_up" and c.table.seats[0] is None
+
+
+def test_without_the_setting_a_seat_may_sit_out_for_good():
+    c = core()
+    seated(c)
+    store(c, c.handle(SitOut(origin("a")), 0))
+    assert c.wake_ms() is None and c.due(10**12) is None
+
+
+def test_a_player_alone_adds_a_bot_and_a_hand_can_start():
+    c = core(seats=3)
+    joined = store(c, c.handle(Join(origin("a")), 0))
+    c.buy_in_closed(joined.debit.xid)
+    assert c.wake_ms() is None  # alone: no hand
+    o = origin("a")
+    added = store(c, c.handle(AddBot(o), 1))
+    assert added.kind == "add_bot" and added.answers == [Answer(o, "room")]
+    assert added.events == [{"type": "joined", "seat": 1, "player": "bot-r-1-1", "name": "Bot Ada",
+                             "stack": 100, "bot": True}]
+    assert added.granted == 100 and added.debit is None  # new chips, from no wallet
+    assert c.wake_ms() == 0  # a hand is due (no pause before the first)
+    second = store(c, c.handle(AddBot(origin("a")), 2))
+    assert second.events[0]["seat"] == 2 and second.events[0]["name"] != "Bot Ada"
+    assert c.handle(AddBot(origin("a")), 3).msg["code"] == "room_full"
+    assert c.handle(AddBot(origin("z")), 3).msg["code"] == "not_seated"
+    assert command_from_wire(command_to_wire(AddBot(o))) == AddBot(o)

@@ -355,6 +355,46 @@ async def test_an_empty_room_is_closed_after_a_while_and_keeps_its_history(make_
     await a.close()
 
 
+async def test_a_player_who_sits_out_too_long_is_stood_up_and_paid_back(make_app):
+    """A seat whose player sits out for --sit-out-minutes is freed by the server: the
+    player is told why, the chips are back in the wallet, and the lobby lists the seat free
+    (a table walked away from does not stay full for good)."""
+    app = await make_app(sit_out_minutes=0.005)  # 0.3 s
+    a = await Client.connect(app.ws_url)
+    wallet = (await a.hello("alice"))["wallet"]
+    room = (await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 2}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0, "buy_in": 500})
+    await a.request({"t": "sit_out", "room": room})
+    left = await a.expect("left", timeout=10, room=room)
+    assert (left["seat"], left["pending"], left["stack"], left["wallet"], left["reason"]) == \
+        (0, False, 500, wallet, "sat_out")
+    event = await a.expect("event", timeout=10, room=room, event=lambda e: e["type"] == "left")
+    assert event["event"]["reason"] == "sat_out"
+    assert (await a.latest_room(room))["seats"][0] is None
+    await asyncio.sleep(0.4)  # lobby batches
+    [listed] = (await a.request({"t": "list_rooms"}))["rooms"]
+    assert (listed["room"], listed["players"]) == (room, 0)
+    await a.close()
+
+
+async def test_a_player_alone_adds_a_bot_and_the_hand_is_dealt(make_app):
+    app = await make_app()
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 2}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0})
+    snap = await a.request({"t": "add_bot", "room": room})
+    assert snap["t"] == "room" and snap["seats"][1]["bot"] is True and snap["seats"][1]["name"] == "Bot Ada"
+    await a.expect("event", timeout=10, room=room, event=lambda e: e["type"] == "hand_started")
+    assert (await a.request({"t": "add_bot", "room": room}))["code"] == "room_full"
+    b = await Client.connect(app.ws_url)
+    await b.hello("bob")
+    refused = await b.request({"t": "add_bot", "room": room})
+    assert (refused["code"], refused["room"]) == ("not_seated", room)
+    await a.close()
+    await b.close()
+
+
 async def test_a_closed_rooms_data_expires_after_keep_closed_days(make_app):
     app = await make_app(empty_room_minutes=0.005, keep_closed_days=0.5 / 86_400)  # closes at 0.3 s, kept 0.5 s
     a = await Client.connect(app.ws_url)

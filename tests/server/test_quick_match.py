@@ -44,6 +44,24 @@ async def test_quick_match_never_picks_a_private_room_or_one_you_sit_in(make_app
     assert joined["room"] in (mine["room"], again["room"])
 
 
+async def test_quick_match_does_not_seat_you_alone_at_a_table_someone_opened_and_left(make_app):
+    """Issue #28, item 8: an empty ten-seat table at a tenth of the usual buy-in, opened by
+    someone who then left, is not a match: a new table with the game's defaults is opened,
+    and the next player of the same request is seated there with the first."""
+    app = await make_app(games=GAMES)
+    alice, bob, carol = [await player(app, n) for n in ("alice", "bob", "carol")]
+    odd = await alice.request({"t": "create_room", "game": "holdem", "options": {
+        "seats": 10, "buy_in_min": 1000, "buy_in_max": 1000, "buy_in_default": 1000},
+        "config": {"small_blind": 50, "big_blind": 100}})
+    assert odd["t"] == "room" and odd["your_seat"] is None, odd
+    await asyncio.sleep(0.4)  # listed (lobby batches)
+    assert odd["room"] in [r["room"] for r in (await bob.request({"t": "list_rooms"}))["rooms"]]
+    b = await bob.request({"t": "quick_match", "game": "holdem"})
+    assert b["t"] == "room" and b["room"] != odd["room"] and b["config"] == GAMES["holdem"].parse_config(None)
+    c = await carol.request({"t": "quick_match", "game": "holdem"})
+    assert (c["room"], c["your_seat"]) == (b["room"], 1)
+
+
 async def test_a_burst_fills_tables_one_after_the_other(make_app):
     app = await make_app(games=GAMES)
     players = [await player(app, f"p{i}") for i in range(14)]
@@ -70,8 +88,10 @@ def test_the_order_tries_the_last_opened_table_then_the_fullest():
     entries = [{"room": "r-a", "game": "holdem", "seats": 6, "players": 2, "bots": 0},
                {"room": "r-b", "game": "holdem", "seats": 6, "players": 5, "bots": 0},
                {"room": "r-c", "game": "holdem", "seats": 6, "players": 6, "bots": 0},
-               {"room": "r-d", "game": "doudizhu", "seats": 3, "players": 1, "bots": 0}]
-    assert matchmaking.order(entries, "holdem", "r-new") == ["r-new", "r-b", "r-a"]
+               {"room": "r-d", "game": "doudizhu", "seats": 3, "players": 1, "bots": 0},
+               {"room": "r-e", "game": "holdem", "seats": 10, "players": 0, "bots": 0},
+               {"room": "r-f", "game": "holdem", "seats": 2, "players": 1, "bots": 1}]
+    assert matchmaking.order(entries, "holdem", "r-new") == ["r-new", "r-b", "r-a", "r-f"]
     table = tbl.Table(room="r-x", game="holdem", options={}, config={"big_blind": 4}, seats=[None, None])
     assert matchmaking.fits(table, "p", 4, 2) and not matchmaking.fits(table, "p", 2, 2)
     assert not matchmaking.fits(table, "p", None, 6)

@@ -42,7 +42,7 @@ def test_a_seat_that_sits_out_on_its_turn_is_played_at_once_with_the_timeout_act
     assert tbl.due(t, game, T0 + 1) is None  # an ordinary turn: its clock runs (30 s)
     assert tbl.next_wakeup_ms(t, game) == T0 + 30_000
 
-    tbl.sit_out(t, seat)
+    tbl.sit_out(t, seat, T0)
     assert tbl.due(t, game, T0 + 1) == "sitting_out"  # due now, not when the clock runs out
     assert tbl.next_wakeup_ms(t, game) == 0
     before = t.hand
@@ -62,7 +62,7 @@ def test_holdem_sitting_out_checks_when_it_may_and_folds_to_a_bet():
     # preflop the button calls and the small blind completes: the big blind may check
     while t.hand.to_act != 2:
         tbl.act(t, game, t.hand.to_act, {"type": "call"}, T0)
-    tbl.sit_out(t, 2)
+    tbl.sit_out(t, 2, T0)
     events = tbl.play_for(t, game, T0, tbl.due(t, game, T0))
     assert {"type": "action", "seat": 2, "action": "check"}.items() <= events[0].items()
     # on the flop seat 2 is bet into: the seat folds at once instead of waiting 30 s
@@ -95,7 +95,7 @@ def test_sitting_in_again_before_the_turn_gives_the_clock_back():
     game = GAMES["holdem"]
     t = dealt("holdem", 3)
     seat = t.hand.to_act
-    tbl.sit_out(t, seat)
+    tbl.sit_out(t, seat, T0)
     tbl.sit_in(t, seat)
     assert tbl.due(t, game, T0 + 1) is None and tbl.next_wakeup_ms(t, game) == T0 + 30_000
 
@@ -105,7 +105,7 @@ def test_a_seat_sitting_out_but_not_dealt_in_changes_nothing():
     t = dealt("holdem", 3)
     to_act = t.hand.to_act
     other = next(i for i in range(3) if i != to_act)
-    tbl.sit_out(t, other)  # sits out, but it is not its turn
+    tbl.sit_out(t, other, T0)  # sits out, but it is not its turn
     assert tbl.due(t, game, T0 + 1) is None
 
 

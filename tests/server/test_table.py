@@ -54,12 +54,12 @@ def test_a_hand_needs_min_players_ready_and_sitting_out_seats_are_not_dealt():
     tbl.sit(t, "a", "A", 0, 100)
     assert not tbl.can_start(t, GAME)
     tbl.sit(t, "b", "B", 1, 100)
-    tbl.sit_out(t, 1)
+    tbl.sit_out(t, 1, 0)
     assert not tbl.can_start(t, GAME)
     tbl.sit_in(t, 1)
     assert tbl.due(t, GAME, 0) == "start"
     tbl.sit(t, "c", "C", 3, 100)
-    tbl.sit_out(t, 3)
+    tbl.sit_out(t, 3, 0)
     tbl.start_hand(t, GAME, DECK, 0)
     assert t.hand.stacks == [90, 90, None, None]
 
@@ -89,7 +89,7 @@ def test_the_button_skips_a_seat_that_sits_out():
         tbl.sit(t, p, p, i, 100)
     tbl.start_hand(t, GAME, DECK, 0)
     finish_hand(t)
-    tbl.sit_out(t, 1)
+    tbl.sit_out(t, 1, 0)
     tbl.start_hand(t, GAME, DECK, 0)
     assert t.button == 2
 
@@ -221,7 +221,7 @@ def test_changing_a_clone_leaves_the_original_untouched():
     before = tbl.to_dict(t, GAME)
     c = tbl.clone(t)
     tbl.act(c, GAME, c.hand.to_act, {"type": "bet", "amount": 3}, 5)
-    tbl.sit_out(c, 0)
+    tbl.sit_out(c, 0, 0)
     tbl.leave(c, 1)
     tbl.remember_answer(c, "p0", "x", 9)
     while tbl.playing(c):

@@ -42,7 +42,7 @@ def run(game, seats: int, script, seed: int) -> None:
                 pending, stack, events = tbl.leave(t, seat)
                 wallet_moves -= stack
             elif op == "sit_out" and seat is not None:
-                tbl.sit_out(t, seat)
+                tbl.sit_out(t, seat, 0)
             elif op == "sit_in" and seat is not None:
                 tbl.sit_in(t, seat)
             elif op == "act" and tbl.playing(t) and seat is not None:
