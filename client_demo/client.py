@@ -432,9 +432,11 @@ class CardroomClient:
     async def join(self, room: str, seat: int | None = None, buy_in: int | None = None,
                    code: str | None = None, seed: str | None = None) -> dict[str, Any]:
         """Take a seat; returns the room snapshot (``your_seat`` is the seat taken).
-        ``code``: a private room's join code. ``seed``: your client seed (default: a
-        fresh random one, unless ``fair_seeds`` is off)."""
+        ``code``: a private room's join code (default: the one this client knows for the
+        room, from :meth:`find_room`, an earlier join or a snapshot). ``seed``: your client
+        seed (default: a fresh random one, unless ``fair_seeds`` is off)."""
         msg: dict[str, Any] = {"t": "join", "room": room}
+        code = code if code is not None else self.codes.get(room)
         seed = seed if seed is not None else new_client_seed() if self.fair_seeds else None
         if seed is not None:
             msg["seed"] = seed
@@ -502,6 +504,13 @@ class CardroomClient:
 
     async def sit_in(self, room: str) -> dict[str, Any]:
         return await self.request({"t": "sit_in", "room": room})
+
+    async def find_room(self, code: str) -> str:
+        """The private room a join code names (``find_room``); remembered with its code, so
+        that :meth:`join` and :meth:`spectate` of it send the code."""
+        room: str = (await self.request({"t": "find_room", "code": code}))["room"]
+        self.codes[room] = code.strip().upper()
+        return room
 
     async def add_bot(self, room: str) -> dict[str, Any]:
         """A server bot in the first free seat of a room you sit in (its ``room`` snapshot)."""

@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 LOBBY_CACHE_SECONDS = 0.5
 QUICK_MATCH_WAIT = 5.0  # seconds a quick match waits for its bucket's lock (and for its seat)
 QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
+MAX_CODE_MISSES = 10  # find_room codes naming no room a connection may send
 HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
 
 
@@ -144,6 +145,8 @@ class Lobby:
                 await self._spectate(session, msg)
             elif isinstance(msg, m.QuickMatch):
                 await self._quick_match(session, msg)
+            elif isinstance(msg, m.FindRoom):
+                await self._find_room(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
             elif isinstance(msg, LEAGUE_REQUESTS):
@@ -311,9 +314,11 @@ class Lobby:
             raise ProtocolError("rate_limited", "too many new rooms from your address; try again in a minute")
         while True:
             room_id = "r-" + secrets.token_hex(4)
+            code = tbl.new_join_code() if options["private"] else None
+            if code is not None and not await self.store.claim_join_code(code, room_id):
+                continue  # another private room has this code
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
-                              seats=[None] * options["seats"], version=1,
-                              code=tbl.new_join_code() if options["private"] else None,
+                              seats=[None] * options["seats"], version=1, code=code,
                               empty_since_ms=self.clock(), next_seed=secrets.token_hex(32))
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
@@ -322,6 +327,8 @@ class Lobby:
                 self.node, self.settings.lease_ms)
             if created:
                 break
+            if code is not None:
+                await self.store.drop_join_code(code, room_id)
         if not table.code:  # a private room is never listed
             await self.store.set_lobby_entries({room_id: dict(lobby_summary(table), version=table.version)})
         view = RoomView(game, table, self.views)
@@ -329,6 +336,25 @@ class Lobby:
         await self.views.subscribe_new(room_id)
         self.directory.start_created(game, table, view, fence=1, sent=sent)
         return view, events
+
+    async def _find_room(self, session: Session, msg: m.FindRoom) -> None:
+        """``room_found``: the open private room whose join code is ``msg.code`` (in any
+        case), for a player who was given the code alone. A code is 40 random bits, and a
+        connection that names :data:`MAX_CODE_MISSES` codes of no room is refused from
+        then on (``rate_limited``): guessing costs a new connection every ten tries, and
+        connections per address are limited."""
+        if session.code_misses >= MAX_CODE_MISSES:
+            raise ProtocolError("rate_limited", "too many codes that name no table: reconnect to try again")
+        code = msg.code.strip().upper()
+        room = await self.store.room_of_code(code)
+        view = await self.views.open(room) if room is not None else None
+        if view is None or view.table.code != code or view.table.closed:
+            if room is not None and view is None:  # the room's data expired: its code is free again
+                await self.store.drop_join_code(code, room)
+            session.code_misses += 1
+            raise ProtocolError("bad_code", "no open private table has this code: check the invitation", "code")
+        session.send(_with_ref({"t": "room_found", "room": view.room, "game": view.table.game,
+                                "name": view.table.options["name"]}, msg.ref))
 
     # --- quick match ---------------------------------------------------------------------
 

@@ -121,6 +121,12 @@ class QuickMatch(Message, tag="quick_match"):
     seed: ClientSeed | None = None
 
 
+class FindRoom(Message, tag="find_room"):
+    """Which private room has this join code? (The code alone, typed by a player.)"""
+
+    code: JoinCode
+
+
 class History(Message, tag="history"):
     room: RoomId
     last: Annotated[int, Meta(ge=1, le=50)] | None = None
@@ -167,7 +173,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
-                                           Show, AddBot, SetSeed, Act, QuickMatch, History, ListLeagues, LeagueInfo, LeagueCreate,
+                                           Show, AddBot, SetSeed, Act, QuickMatch, FindRoom, History, ListLeagues, LeagueInfo, LeagueCreate,
                                            LeagueEnter, LeagueRun, LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check

@@ -30,6 +30,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "ack": "an act was accepted (or had already been accepted): room, action id, version",
     "left": "you left a seat (or stopped watching); pending while your hand is still being played",
     "pong": "reply to ping, with the server clock",
+    "room_found": "reply to find_room: the private room a join code names (room, game, name)",
     "history": "reply to history: your recent hands of a room, as you saw them (a league room's: as a spectator)",
     "leagues": "reply to list_leagues: the bot leagues run on this server, one summary each",
     "league": "reply to league (and to league_create, league_enter, league_run): a league's settings, "
@@ -84,7 +85,7 @@ ERROR_CODES: dict[str, str] = {
     "league_limit": "league_create / league_run: past what one player may ask (10 leagues each, 500 matches "
                     "a league)",
     "league_running": "league_run: the league is being run; wait for the end of its run",
-    "bad_code": "the room is private and the join code is missing or wrong",
+    "bad_code": "the room is private and the join code is missing or wrong (find_room: no open private table has the code)",
     "bad_seat": "the seat number is outside the table",
     "room_full": "every seat is taken",
     "seat_taken": "someone already sits in that seat",

@@ -188,10 +188,10 @@ export class Lobby {
   // --- join with a code --------------------------------------------------------------------
 
   /**
-   * "Join with a code": a private room's table number (`r-…`, shown beside the code at the
-   * table) and its invitation code, or the invitation link pasted into either field. Sits
-   * you down (`join` with `code`), or lets you watch when every seat is taken; a wrong code
-   * or table is said in the form.
+   * "Join with a code": a private room's invitation code, alone (`find_room` names its
+   * table) or with the table number (`r-…`, shown beside the code at the table), or the
+   * invitation link pasted into either field. Sits you down (`join` with `code`), or lets
+   * you watch when every seat is taken; a wrong code or table is said in the form.
    */
   codePanel() {
     const room = h("input", { type: "text", "data-testid": "code-room", maxlength: 300, autocomplete: "off",
@@ -211,11 +211,19 @@ export class Lobby {
       onsubmit: async (e) => {
         e.preventDefault();
         const invite = parseInvite(room.value, code.value);
-        if (!invite.room) { say(t("lobby.code_need_room"), room); return; }
         if (!invite.code) { say(t("lobby.code_need_code"), code); return; }
         say("");
         button.disabled = true;
         try {
+          if (!invite.room) { // the code alone: the server knows its table
+            try {
+              invite.room = (await this.conn.request({ t: "find_room", code: invite.code }, { quiet: true })).room;
+            } catch (err) {
+              if (err.code !== "bad_code") throw err;
+              say(t("lobby.code_unknown", { code: invite.code }), code);
+              return;
+            }
+          }
           await this.app.joinWithCode(invite.room, invite.code);
         } catch (err) {
           if (err.code === "bad_code") say(t("lobby.code_bad", { room: invite.room }), code);

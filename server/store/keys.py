@@ -73,6 +73,10 @@ class Keys:
     def quick_match(self, bucket: str) -> str:
         return f"{self.prefix}qm:{bucket}"
 
+    def join_code(self, code: str) -> str:
+        """A private room's join code -> its room id (``find_room``)."""
+        return f"{self.prefix}code:{code}"
+
     def room(self, room: str) -> str:
         return f"{self.prefix}{{{room}}}"
 

@@ -698,6 +698,23 @@ class Store:
     async def set_quick_match_room(self, bucket: str, room: str) -> None:
         await self.redis.set(self.keys.quick_match(bucket), room, px=60_000)
 
+    @_gated
+    async def claim_join_code(self, code: str, room: str) -> bool:
+        """Make ``code`` name ``room`` for ``find_room``; False if another room has it."""
+        return bool(await self.redis.set(self.keys.join_code(code), room, nx=True))
+
+    @_gated
+    async def room_of_code(self, code: str) -> str | None:
+        raw = await self.redis.get(self.keys.join_code(code))
+        return None if raw is None else _text(raw)
+
+    @_gated
+    async def drop_join_code(self, code: str, room: str) -> None:
+        """Forget ``code`` if it still names ``room`` (its room is gone, or was never made)."""
+        key = self.keys.join_code(code)
+        if await self.room_of_code(code) == room:
+            await self.redis.delete(key)
+
     async def remove_lobby_entry(self, room: str) -> None:
         await self.redis.hdel(self.keys.lobby, room)
 

@@ -1,7 +1,7 @@
 """A private room can be joined by typing its code (issue #28, item 10): the lobby's "Join
-with a code" takes the table's number (shown beside the code at the table) and the code,
-or the invitation link, and seats you; a wrong code or table is said in the form, in
-English and in Chinese."""
+with a code" takes the code alone (the server finds its table: ``find_room``), the table's
+number (shown beside the code at the table) with the code, or the invitation link, and
+seats you; a wrong code or table is said in the form, in English and in Chinese."""
 
 from __future__ import annotations
 
@@ -17,11 +17,11 @@ LOCALES = {"en": "en-US", "zh": "zh-CN"}
 TEXT = {
     "en": {"title": "Join with a code", "bad": "Wrong code for table {room}: check the invitation.",
            "no_room": "There is no table r-00000000 on this server.",
-           "need_room": "Type the table too (r-…, shown beside the code at the table), or paste the invitation link.",
+           "unknown": "No open table has the code {code}: check the invitation.",
            "need_code": "Type the invitation code."},
     "zh": {"title": "用邀请码加入", "bad": "牌桌 {room} 的邀请码不对：请核对邀请。",
            "no_room": "这个服务器上没有牌桌 r-00000000。",
-           "need_room": "还要输入牌桌号（r-…，牌桌上邀请码旁边就有），或粘贴邀请链接。",
+           "unknown": "没有开着的牌桌使用邀请码 {code}：请核对邀请。",
            "need_code": "请输入邀请码。"},
 }
 
@@ -48,17 +48,18 @@ def test_join_a_private_table_by_typing_its_code(new_page, shots, size, lang):
     error = bob.get_by_test_id("code-error")
     room_field, code_field, join = bob.get_by_test_id("code-room"), bob.get_by_test_id("code-input"), bob.get_by_test_id("code-join")
 
-    # the code alone does not name a table: the form asks for the table too
-    code_field.fill(code)
+    # a code alone that names no table
+    wrong = "ABCDEFGH" if code != "ABCDEFGH" else "HGFEDCBA"
+    code_field.fill(wrong.lower())
     join.click()
-    expect(error).to_have_text(TEXT[lang]["need_room"])
+    expect(error).to_have_text(TEXT[lang]["unknown"].format(code=wrong))
+    expect(code_field).to_have_class(re.compile(r"\binvalid\b"))
     # a table without a code
     code_field.fill("")
     room_field.fill(room)
     join.click()
     expect(error).to_have_text(TEXT[lang]["need_code"])
-    # a wrong code: said in the form, the player stays in the lobby
-    wrong = "ABCDEFGH" if code != "ABCDEFGH" else "HGFEDCBA"
+    # a wrong code for the table: said in the form, the player stays in the lobby
     code_field.fill(wrong.lower())
     join.click()
     expect(error).to_have_text(TEXT[lang]["bad"].format(room=room))
@@ -71,8 +72,8 @@ def test_join_a_private_table_by_typing_its_code(new_page, shots, size, lang):
     expect(error).to_have_text(TEXT[lang]["no_room"])
     expect(bob.get_by_test_id("toast-error")).to_have_count(0)  # said once, in the form
 
-    # the right table and code (typed in lower case, with a space): seated at alice's table
-    room_field.fill(room.upper())
+    # the right code alone (typed in lower case, with a space): seated at alice's table
+    room_field.fill("")
     code_field.fill(f"{code[:4].lower()} {code[4:]}")
     expect(error).to_be_hidden()
     join.click()
@@ -95,7 +96,7 @@ def test_join_with_the_invitation_link_pasted_and_watch_a_full_table(new_page, s
 
     carol = new_page(SIZES["desktop"])
     enter(carol, "carol")
-    carol.get_by_test_id("code-room").fill(f"{room} {code}")  # table and code in one field
+    carol.get_by_test_id("code-room").fill(f"{room.upper()} {code}")  # table (in capitals) and code in one field
     carol.get_by_test_id("code-join").click()
     # every seat is taken: carol watches the table instead
     expect(table(carol)).to_have_attribute("data-room", room)

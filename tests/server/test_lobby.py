@@ -395,6 +395,34 @@ async def test_a_player_alone_adds_a_bot_and_the_hand_is_dealt(make_app):
     await b.close()
 
 
+async def test_the_code_alone_finds_its_private_room_and_guessing_is_cut_off(make_app):
+    app = await make_app(empty_room_minutes=0.01)  # 0.6 s: a room nobody sits in closes
+    a, b = await Client.connect(app.ws_url), await Client.connect(app.ws_url)
+    await a.hello("alice")
+    await b.hello("bob")
+    private = await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 2, "private": True}})
+    room, code = private["room"], private["code"]
+    await a.request({"t": "join", "room": room, "seat": 0, "code": code})
+    found = await b.request({"t": "find_room", "code": f" {code.lower()} "})
+    assert (found["t"], found["room"], found["game"], found["name"]) == ("room_found", room, "highcard", private["options"]["name"])
+    assert (await b.request({"t": "join", "room": room, "code": code}))["your_seat"] == 1
+    public = await a.request({"t": "create_room", "game": "highcard"})
+    assert public["code"] is None
+    closing = await a.request({"t": "create_room", "game": "highcard", "options": {"private": True}})
+    await a.expect("event", timeout=10, room=closing["room"], event=lambda e: e["type"] == "room_closed")
+    gone = await b.request({"t": "find_room", "code": closing["code"]})  # a closed room's code names nothing
+    assert (gone["code"], gone["field"]) == ("bad_code", "code")
+    for n in range(8):  # ten misses in all, then this connection is refused even the right code
+        assert (await b.request({"t": "find_room", "code": f"ZZZZZZZ{n}"}))["code"] == "bad_code"
+    assert (await b.request({"t": "find_room", "code": "ZZZZZZZZ"}))["code"] == "bad_code"
+    assert (await b.request({"t": "find_room", "code": code}))["code"] == "rate_limited"
+    c = await Client.connect(app.ws_url)
+    await c.hello("carol")
+    assert (await c.request({"t": "find_room", "code": code}))["room"] == room
+    for x in (a, b, c):
+        await x.close()
+
+
 async def test_a_closed_rooms_data_expires_after_keep_closed_days(make_app):
     app = await make_app(empty_room_minutes=0.005, keep_closed_days=0.5 / 86_400)  # closes at 0.3 s, kept 0.5 s
     a = await Client.connect(app.ws_url)
@@ -464,3 +492,17 @@ async def test_first_hand_players_holds_the_first_deal_until_they_are_all_seated
     bad = await clients[0].request({"t": "create_room", "game": "holdem",
                                     "options": {"seats": 2, "first_hand_players": 3}})
     assert (bad["code"], bad["field"]) == ("bad_config", "first_hand_players")
+
+
+async def test_the_sdk_finds_a_private_room_by_its_code_joins_it_and_adds_a_bot(make_app):
+    from client_demo.client import CardroomClient
+
+    app = await make_app()
+    async with CardroomClient(app.ws_url, name="a") as a, CardroomClient(app.ws_url, name="b") as b:
+        private = await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 3, "private": True}})
+        room = await b.find_room(private["code"].lower())
+        assert room == private["room"]
+        snap = await b.join(room)  # the code found with it is sent along
+        assert snap["your_seat"] == 0
+        snap = await b.add_bot(room)
+        assert snap["seats"][0]["bot"] is False and snap["seats"][1]["bot"] is True
