@@ -275,7 +275,7 @@ export class Lobby {
     const fields = [];
     const more = [];
     const field = (scope, o, value) => {
-      const node = optionField(scope, o, value);
+      const node = optionField(game, scope, o, value);
       const main = scope === "options"
         ? ["name", "seats", "bots", "action_seconds", "buy_in_default"].includes(o.name)
         : (MAIN_OPTIONS[game] || []).includes(o.name);
@@ -338,13 +338,31 @@ export class Lobby {
   }
 }
 
-function optionField(scope, o, value) {
+/**
+ * An option's label, help text or choice in the page's language: the key for this game
+ * first (`opt.holdem.ante`: Hold'em's ante is not Zha Jin Hua's), then the option's own;
+ * `fallback` (the server's words) only for an option the page does not know, e.g. of a
+ * game added to the server.
+ */
+function optionText(prefix, game, name, fallback) {
+  return tMaybe(`${prefix}.${game}.${name}`) ?? tMaybe(`${prefix}.${name}`, {}, fallback);
+}
+
+// the choices of these options are worded elsewhere (the league page's strategy names)
+const CHOICE_KEYS = { bot_strategy: "lg.strategy" };
+
+function choiceText(name, value) {
+  return tMaybe(`${CHOICE_KEYS[name] || `choice.${name}`}.${value}`, {}, String(value));
+}
+
+function optionField(game, scope, o, value) {
   const id = `opt-${scope}-${o.name}`;
+  const doc = optionText("optdoc", game, o.name, o.doc);
   let input;
   const common = { id, "data-opt": o.name, "data-scope": scope, "data-type": o.type,
-    "data-testid": `opt-${o.name}`, title: o.doc };
+    "data-testid": `opt-${o.name}`, title: doc };
   if (o.choices) {
-    input = h("select", common, o.choices.map((c) => h("option", { value: String(c), selected: c === value }, String(c))));
+    input = h("select", common, o.choices.map((c) => h("option", { value: String(c), selected: c === value }, choiceText(o.name, c))));
   } else if (o.type === "bool") {
     input = h("input", { ...common, type: "checkbox", checked: Boolean(value) });
   } else if (o.type === "int" || o.type === "float") {
@@ -355,9 +373,9 @@ function optionField(scope, o, value) {
   }
   input.addEventListener("input", () => input.classList.remove("invalid"));
   return h("div", { class: `field ${o.type === "bool" ? "bool" : ""}` },
-    h("label", { for: id, title: o.doc }, tMaybe(`opt.${o.name}`, {}, o.name.replaceAll("_", " "))),
+    h("label", { for: id, title: doc }, optionText("opt", game, o.name, o.name.replaceAll("_", " "))),
     input,
-    h("div", { class: "doc" }, o.doc));
+    h("div", { class: "doc" }, doc));
 }
 
 function readOption(el) {
