@@ -3,7 +3,7 @@
 
 import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
-import { t, tMaybe, tParts, lang } from "./i18n.js";
+import { t, tIn, tMaybe, tParts, lang, LANGS, STRINGS } from "./i18n.js";
 
 export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
 const CHINESE = { zhajinhua: "炸金花", doudizhu: "斗地主" };
@@ -21,6 +21,33 @@ const QUICK = {
   doudizhu: { seats: 3, config: {} },
 };
 export function shortTitle(game) { return tMaybe(`game.${game}`, {}, game); }
+
+/**
+ * A table's name in the page's language when the server or a page made it rather than a
+ * player: the server's default name (the game's `name` option, "Texas Hold'em table",
+ * which quick match's tables get) and the name Play now gives in either language ("Sam's
+ * Texas Hold'em table", "Sam的德州扑克桌"). A name a player typed is shown as it is.
+ */
+export function roomName(room, games) {
+  const info = games.find((g) => g.game === room.game);
+  const option = ((info && info.room_options) || []).find((o) => o.name === "name");
+  if (option && room.name === option.default) return t("lobby.default_table", { game: shortTitle(room.game) });
+  for (const language of LANGS) {
+    const owner = playNowOwner(language, room);
+    if (owner) return t("lobby.table_name", { name: owner, game: shortTitle(room.game) });
+  }
+  return readable(room.name);
+}
+
+/** The player a Play now name of `language` ("Sam's Texas Hold'em table") names, or null. */
+function playNowOwner(language, room) {
+  const game = STRINGS[language][`game.${room.game}`];
+  if (!game) return null;
+  const [before, after] = tIn(language, "lobby.table_name", { name: "\u0000", game }).split("\u0000");
+  const name = String(room.name);
+  if (name.length <= before.length + after.length || !name.startsWith(before) || !name.endsWith(after)) return null;
+  return name.slice(before.length, name.length - after.length);
+}
 
 /** Hide Chinese names where no font can draw them (they would show as empty boxes). */
 export function detectCjkFont() {
@@ -158,7 +185,7 @@ export class Lobby {
     }
     const mine = this.store.seated;
     // two tables with the same name (two players may share one) get a short id suffix
-    const names = distinctNames(rooms.map((r) => ({ name: readable(r.name), id: r.room })));
+    const names = distinctNames(rooms.map((r) => ({ name: roomName(r, this.store.games), id: r.room })));
     for (const [i, r] of rooms.entries()) {
       const full = r.players >= r.seats;
       const seated = mine.has(r.room);
@@ -166,7 +193,7 @@ export class Lobby {
       box.append(h("div", { class: "room-row", "data-testid": `room-${r.room}`, "data-room": r.room, "data-game": r.game },
         h("div", { class: "room-game" }, GAME_ICON[r.game] || "♣"),
         h("div", { class: "room-main" },
-          h("div", { class: "room-name", "data-testid": "room-name", title: `${readable(r.name)} (${r.room})` }, names[i]),
+          h("div", { class: "room-name", "data-testid": "room-name", title: `${roomName(r, this.store.games)} (${r.room})` }, names[i]),
           h("div", { class: "muted small" }, shortTitle(r.game),
             stakes ? ` · ${stakes}` : "",
             ` · `, h("span", { "data-testid": "room-players" }, t("lobby.seated", { p: r.players, n: r.seats })),

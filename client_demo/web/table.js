@@ -3,11 +3,11 @@
 // What is game specific (cards, bets, center of the felt, buttons, event wording) comes
 // from the game modules.
 
-import { h, clear, chips, readable, distinctNames } from "./dom.js";
+import { h, clear, chips, distinctNames } from "./dom.js";
 import holdem from "./holdem.js";
 import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
-import { shortTitle } from "./lobby.js";
+import { roomName, shortTitle } from "./lobby.js";
 import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
 import { keepEvent, keepOpening, keepVersion, storedHand } from "./handlog.js";
 import { t, tParts } from "./i18n.js";
@@ -205,7 +205,7 @@ export class TableScreen {
     return h("div", { class: "table-bar" },
       buttons,
       h("div", { class: "table-title" },
-        h("div", { class: "table-name" }, readable(snap.name)),
+        h("div", { class: "table-name" }, roomName(snap, this.store.games)),
         h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
           snap.hand_no ? t("table.hand_no", { n: snap.hand_no }) : ""),
         snap.code ? this.invitation(snap) : null,
