@@ -5,7 +5,7 @@
 //
 // View and legal wire formats: engine/zhajinhua/view.py and engine/zhajinhua/legal.py.
 
-import { h, chips, readable, who } from "./dom.js";
+import { h, chips, who } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
 import { t, tParts, lang, list, RANK_WORDS } from "./i18n.js";
 
@@ -23,12 +23,17 @@ function rankChar(word) {
   return i < 0 ? w : ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][i];
 }
 
+// the Chinese name the server's descriptions give each category: "Pair (对子) of Kings"
+const CHINESE_ASIDE = /\s*\([^)]*[\u3400-\u9fff][^)]*\)/g;
+
 /**
  * The server's hand description ("Pair (对子) of Kings, kicker Nine") in the page's
- * language; in English as sent (without the Chinese where no font draws it).
+ * language; in English as sent without the Chinese, a ten written as on the cards
+ * ("Pair of Kings, kicker Nine", "Flush: A 10 9").
  */
 export function zjhHand(text) {
-  if (typeof text !== "string" || lang() === "en") return readable(text);
+  if (typeof text !== "string") return text;
+  if (lang() === "en") return text.replace(CHINESE_ASIDE, "").replace(/\bT\b/g, "10");
   const special = text.match(/^Special 2-3-5 \(beats trips\), otherwise (.*)$/);
   if (special) {
     const rest = zjhHand(special[1][0].toUpperCase() + special[1].slice(1));
