@@ -15,7 +15,7 @@ export const RED_JOKER = 53;
 export function rankOf(id) { return id >> 2; }
 export function suitOf(id) { return id & 3; }
 
-/** Short text for a card id: "A♠", "10♥", "BJ"/"RJ" for jokers. */
+/** Short text for a card id: "A♠", "10♥"; a joker by its name ("Red Joker", 大王). */
 export function cardText(id) {
   if (id === BLACK_JOKER) return t("card.black_joker");
   if (id === RED_JOKER) return t("card.red_joker");
@@ -74,7 +74,7 @@ export function ddzRank(id) {
 
 /** A rank string ("33344455") shown the way players write it ("3 3 3 4 4 4 5 5", 10 for T). */
 export function ddzRanksText(ranks) {
-  return [...(ranks || "")].map((c) => ({ T: "10", B: t("ddz.bj"), R: t("ddz.rj") }[c] || c)).join(" ");
+  return [...(ranks || "")].map((c) => ({ T: "10", B: t("card.black_joker"), R: t("card.red_joker") }[c] || c)).join(" ");
 }
 
 /** Card ids sorted for a Dou Dizhu hand: highest first (red joker, black joker, 2, A, ...). */

@@ -317,7 +317,7 @@ function summary(ctx) {
 }
 
 const FRESH_MS = 4000;
-const COUNTED = [["R", "ddz.red_joker", 1], ["B", "ddz.black_joker", 1], ["2", "2", 4], ["A", "A", 4], ["K", "K", 4]];
+const COUNTED = [["R", "card.red_joker", 1], ["B", "card.black_joker", 1], ["2", "2", 4], ["A", "A", 4], ["K", "K", 4]];
 
 /**
  * The card counter (记牌器): how many of the highest cards are still out, neither in your
@@ -334,7 +334,7 @@ function counter(ctx) {
     const out = total - (gone.get(r) || 0);
     const label = total === 1 ? t(key) : key;
     return h("span", { class: `counter-item ${out ? "" : "none"}`, "data-rank": r, "data-out": out,
-      title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? t(r === "R" ? "ddz.rj" : "ddz.bj") : `${label}×${out}`);
+      title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? label : `${label}×${out}`);
   });
   return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, t("ddz.still_out")), items);
 }

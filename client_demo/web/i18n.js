@@ -633,10 +633,6 @@ const en = {
   "ddz.peasants_win": "The peasants win",
   "ddz.over_line": "{side}: ×{m}, {list}",
   "ddz.out_of_cards": "out of cards",
-  "ddz.red_joker": "Red joker",
-  "ddz.black_joker": "Black joker",
-  "ddz.rj": "RJ",
-  "ddz.bj": "BJ",
   "ddz.still_out_title": "{label}: {n} still out",
   "ddz.still_out": "Still out:",
   "ddz.hint_pass": "Nothing in your hand beats it: pass.",
@@ -657,8 +653,8 @@ const en = {
   "ddz.short": "A loser could not cover the full amount: payments were capped at their stack.",
 
   // cards
-  "card.black_joker": "Joker (black)",
-  "card.red_joker": "Joker (red)",
+  "card.black_joker": "Black Joker",
+  "card.red_joker": "Red Joker",
   "card.facedown": "face-down card",
 
   // provably fair deals
@@ -1308,10 +1304,6 @@ const zh = {
   "ddz.peasants_win": "农民胜",
   "ddz.over_line": "{side}：×{m}，{list}",
   "ddz.out_of_cards": "出完了",
-  "ddz.red_joker": "大王",
-  "ddz.black_joker": "小王",
-  "ddz.rj": "大王",
-  "ddz.bj": "小王",
   "ddz.still_out_title": "{label}：还有 {n} 张在外",
   "ddz.still_out": "记牌器：",
   "ddz.hint_pass": "你没有能大过的牌：不出。",
