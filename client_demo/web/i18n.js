@@ -20,6 +20,7 @@ const ZH_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "
 const en = {
   // top bar, connection, identity
   "lang.title": "Language / 语言",
+  "app.title": "cardroom · Hold'em, Zha Jin Hua, Dou Dizhu",
   "fx.on": "Sound and animation on: click to turn them off",
   "fx.off": "Sound and animation off: click to turn them on",
   "conn.offline": "offline",
@@ -704,6 +705,7 @@ const en = {
 
 const zh = {
   "lang.title": "Language / 语言",
+  "app.title": "cardroom · 德州扑克、炸金花、斗地主",
   "fx.on": "音效和动画已开：点击关闭",
   "fx.off": "音效和动画已关：点击打开",
   "conn.offline": "离线",
@@ -1409,6 +1411,7 @@ export function onLangChange(fn) { listeners.push(fn); }
 export function applyLang() {
   document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
   document.documentElement.dataset.lang = current;
+  document.title = t("app.title");
 }
 
 /** A text of the current language (or of `language`): params fill {placeholders}. */

@@ -6,7 +6,6 @@ import { storedName } from "./net.js";
 import { t, tIn, tMaybe, tParts, lang, LANGS, STRINGS } from "./i18n.js";
 
 export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
-const CHINESE = { zhajinhua: "炸金花", doudizhu: "斗地主" };
 
 // The options shown up front in the create form (the rest go under "More rules").
 const MAIN_OPTIONS = {
@@ -137,7 +136,7 @@ export class Lobby {
       box.append(h("div", { class: `game-tile ${g.game}`, "data-testid": `game-${g.game}` },
         h("div", { class: "game-icon" }, GAME_ICON[g.game] || "♣"),
         h("div", { class: "game-text" },
-          h("h3", {}, shortTitle(g.game), CHINESE[g.game] && lang() === "en" ? h("span", { class: "zh", lang: "zh" }, ` ${CHINESE[g.game]}`) : null),
+          h("h3", {}, shortTitle(g.game)),
           h("p", { class: "muted small" }, tMaybe(`blurb.${g.game}`, {}, ""),
             ` ${t("lobby.players", { n: g.min_players === g.max_players ? g.min_players : `${g.min_players}–${g.max_players}` })}`)),
         h("div", { class: "game-buttons" },
