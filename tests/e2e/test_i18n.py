@@ -1,8 +1,11 @@
 """The page in Chinese and English, and the sound-and-motion switch.
 
 Every table is played against the server's bots in both languages; in Chinese no visible
-text of the table is left in English (player names, numbers and card codes aside). The
-machine running the tests may have no Chinese font: the checks read the DOM, not pixels.
+text of the table is left in English (player names, numbers and card codes aside), in
+English no Chinese character. The lobby, the create forms and the names of tables made by
+the server or by a page of the other language speak the page's language too. The machine
+running the tests may have no Chinese font: the checks read the DOM, not pixels, and the
+English pages are told there is one (so they would show any Chinese they have).
 """
 
 from __future__ import annotations
@@ -12,13 +15,24 @@ import re
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .ui import create_table, enter, expect, screenshot, table
+from .ui import CJK, create_table, enter, expect, foreign_texts, screenshot, shown_texts, table
 
 pytestmark = pytest.mark.browser
 
 FAST = {"action_seconds": 120, "between_hands_seconds": 5, "bot_delay_seconds": 0.2}
 ZH = "zh-CN"
 EN = "en-US"
+LOCALE = {"zh": ZH, "en": EN}
+
+# As on a machine with a Chinese font (detectCjkFont measures one): the page then leaves
+# no Chinese out of English for want of glyphs, so whatever Chinese it has shows.
+CJK_FONT = """
+const measure = CanvasRenderingContext2D.prototype.measureText;
+CanvasRenderingContext2D.prototype.measureText = function (text) {
+  const m = measure.call(this, text);
+  return /[\\u3400-\\u9fff]/.test(text) ? { width: m.width + 10 } : m;
+};
+"""
 
 # Every visible text node of the table screen (seats, felt, action bar, top bar, history).
 _TEXTS = """() => {
@@ -86,14 +100,21 @@ def _click_first(page, *testids: str) -> bool:
     return False
 
 
-def play_out(page, game: str, checks: list[list[str]] | None = None) -> None:
-    """Play the hand to its end with simple moves (collecting untranslated texts on the way)."""
+def chinese_left(page) -> list[str]:
+    """Visible texts of an English table with a Chinese character (player names aside)."""
+    names = page.locator("[data-testid=table] .seat[data-name]").evaluate_all("els => els.map(e => e.dataset.name)")
+    return foreign_texts(page, "[data-testid=table]", "en", names)
+
+
+def play_out(page, game: str, checks: list[list[str]] | None = None, check=untranslated) -> None:
+    """Play the hand to its end with simple moves (collecting, at every turn, what
+    ``check`` finds: texts not in the page's language)."""
     t = table(page)
     for _ in range(80):
         if _wait_turn_or_over(page):
             return
         if checks is not None:
-            checks.append(untranslated(page))
+            checks.append(check(page))
         version = t.get_attribute("data-version") or ""
         if game == "holdem":
             _click_first(page, "act-check", "act-call", "act-fold")
@@ -128,7 +149,7 @@ OPTIONS = {
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("game", ["holdem", "zhajinhua", "doudizhu"])
 def test_each_table_in_both_languages(new_page, shots, game, lang):
-    page = new_page(DESKTOP, locale=ZH if lang == "zh" else EN)
+    page = new_page(DESKTOP, locale=LOCALE[lang], init_script=CJK_FONT if lang == "en" else None)
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN" if lang == "zh" else "en")
     enter(page, "莉莉" if lang == "zh" else "lily")
     create_table(page, game, **OPTIONS[game], **FAST)
@@ -152,7 +173,11 @@ def test_each_table_in_both_languages(new_page, shots, game, lang):
     top = {"zh": ["← 大厅", "离开牌桌"], "en": ["← Lobby", "Leave table"]}[lang]
     expect(page.get_by_test_id("to-lobby")).to_have_text(top[0])
     expect(page.get_by_test_id("leave-seat")).to_have_text(top[1])
-    if lang == "en":
+    if lang == "en":  # no Chinese in an English hand, its end and its history
+        en_checks: list[list[str]] = []
+        play_out(page, game, en_checks, chinese_left)
+        en_checks.append(chinese_left(page))
+        assert not [c for c in en_checks if c], f"Chinese in the English {game} table: {en_checks}"
         return
     checks: list[list[str]] = []
     play_out(page, game, checks)
@@ -305,3 +330,88 @@ def test_hand_names_in_chinese(new_page):
     assert names["mine"] == "同花，K 高"
     assert names["kinds"] == ["单张", "对子", "三张", "三带一", "三带二", "顺子", "连对", "飞机", "飞机带单", "飞机带对",
                               "四带二", "四带两对", "炸弹", "王炸", "new kind"]
+
+
+def test_hand_and_card_names_in_english(new_page):
+    """English hand names, play kinds and jokers without Chinese (even with a Chinese font)."""
+    page = new_page(DESKTOP, locale=EN, init_script=CJK_FONT)
+    names = page.evaluate("""async () => {
+      const z = await import('/zhajinhua.js');
+      const e = await import('/handeval.js');
+      const d = await import('/doudizhu.js');
+      const c = await import('/cards.js');
+      return {
+        zjh: ['Trips (豹子): three Kings', 'Straight flush (顺金): Q-K-A, Ace high', 'Flush (金花): A K 9',
+              'Straight (顺子): A-2-3 (the lowest)', 'Pair (对子) of Tens, kicker Nine', 'High card (单张): A T 9',
+              'Special 2-3-5 (beats trips), otherwise high card (单张): 5 3 2'].map(z.zjhHand),
+        holdem: ['Two pair, queens and eights, ace kicker', 'Flush, ace-queen-nine-six-three'].map(e.fullHand),
+        kinds: ['solo', 'pair', 'trio', 'trio_solo', 'trio_pair', 'solo_chain', 'pair_chain', 'airplane',
+                'airplane_solo', 'airplane_pair', 'four_two_solo', 'four_two_pair', 'bomb', 'rocket'].map(d.kindText),
+        jokers: [c.cardText(52), c.cardText(53), c.ddzRanksText('3BR')],
+      };
+    }""")
+    assert names["zjh"] == ["Trips: three Kings", "Straight flush: Q-K-A, Ace high", "Flush: A K 9",
+                            "Straight: A-2-3 (the lowest)", "Pair of Tens, kicker Nine", "High card: A 10 9",
+                            "Special 2-3-5 (beats trips), otherwise high card: 5 3 2"]
+    assert names["holdem"] == ["Two pair, queens and eights, ace kicker", "Flush, ace-queen-nine-six-three"]
+    assert not [k for k in names["kinds"] if CJK.search(k)], names["kinds"]
+    assert names["jokers"] == ["Black Joker", "Red Joker", "3 Black Joker Red Joker"]
+    page.get_by_test_id("lang-switch").click()
+    jokers = page.evaluate("""async () => {
+      const c = await import('/cards.js');
+      return [c.cardText(52), c.cardText(53), c.ddzRanksText('3BR')];
+    }""")
+    assert jokers == ["小王", "大王", "3 小王 大王"]
+
+
+# The tables a page of the other language makes: its Play now table (the page names it),
+# and a quick match's (the server names it); and their names as this page shows them.
+ROOM_NAMES = {"zh": {"play_now": "Ada的炸金花桌", "quick": "斗地主桌"},
+              "en": {"play_now": "Ada's Zha Jin Hua table", "quick": "Dou Dizhu table"}}
+QUICK_STAKE = {"zh": 37, "en": 41}  # stakes no other test asks for: the quick match opens a table
+# Developer wording a player should not read: option names (buy_in_min) and file paths.
+DEV_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|docs/")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_lobby_and_the_create_forms_speak_one_language(new_page, shots, lang):
+    other = new_page(DESKTOP, locale=EN if lang == "zh" else ZH)
+    enter(other, "Ada")
+    other.get_by_test_id("play-now-zhajinhua").click()
+    expect(table(other)).to_have_attribute("data-your-seat", "0")
+    play_now = table(other).get_attribute("data-room")
+    other.evaluate(f"window.cardroom.quickMatch('doudizhu', {QUICK_STAKE[lang]})")
+    expect(table(other)).not_to_have_attribute("data-room", play_now or "")
+    quick = table(other).get_attribute("data-room")
+
+    page = new_page(DESKTOP, locale=LOCALE[lang], init_script=CJK_FONT if lang == "en" else None)
+    enter(page, "Lin")
+    for room, name in ((play_now, ROOM_NAMES[lang]["play_now"]), (quick, ROOM_NAMES[lang]["quick"])):
+        expect(page.get_by_test_id(f"room-{room}").get_by_test_id("room-name")).to_have_text(name)
+    # other tests' tables are listed too: their names may be what players typed
+    typed = [n for n in page.get_by_test_id("room-name").all_inner_texts() if n not in ROOM_NAMES[lang].values()]
+    assert foreign_texts(page, "main, header .me, header .conn", lang, ["Lin", *typed]) == []
+    assert page.title() == ("cardroom · 德州扑克、炸金花、斗地主" if lang == "zh" else "cardroom · Hold'em, Zha Jin Hua, Dou Dizhu")
+    screenshot(page, shots, f"lobby-{lang}")
+
+    # every label, help text and choice of each game's form, the more rules opened
+    for game in ("holdem", "zhajinhua", "doudizhu"):
+        page.get_by_test_id(f"create-{game}").click()
+        form = page.get_by_test_id("create-form")
+        expect(form).to_have_attribute("data-game", game)
+        form.locator("details.more > summary").click()
+        expect(form.locator("details.more")).to_have_attribute("open", "")
+        assert foreign_texts(page, "[data-testid=create-form]", lang, ["Lin"]) == [], game
+        assert [x for x in shown_texts(page, "[data-testid=create-form]") if DEV_WORDS.search(x)] == [], game
+        screenshot(page, shots, f"create-{game}-{lang}")
+    zh = lang == "zh"
+    page.get_by_test_id("create-holdem").click()
+    expect(page.locator("label[for=opt-config-ante]")).to_have_text("前注" if zh else "Ante")
+    expect(page.get_by_test_id("opt-bot_strategy").locator("option")).to_have_text(["聪明", "随机"] if zh else ["smart", "random"])
+    page.get_by_test_id("create-zhajinhua").click()
+    expect(page.locator("label[for=opt-config-ante]")).to_have_text("底注" if zh else "Ante")
+
+    # the quick match's table, watched: its name in the top bar
+    page.get_by_test_id(f"watch-{quick}").click()
+    expect(page.locator("[data-testid=table] .table-name")).to_have_text(ROOM_NAMES[lang]["quick"])
+    assert foreign_texts(page, "[data-testid=table]", lang, ["Ada"]) == []

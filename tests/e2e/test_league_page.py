@@ -23,7 +23,7 @@ import pytest
 from tests.cli_in_process import run_cardroom
 
 from .conftest import ROOT, discard
-from .ui import SIZES, enter, expect, screenshot
+from .ui import SIZES, enter, expect, foreign_texts, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -310,6 +310,10 @@ def test_the_league_page_in_chinese(new_page, shots: Path, league: dict[str, Any
     page.get_by_test_id("lang-switch").click()
     expect(league_page.locator("h2").first).to_have_text("Standings")
     expect(page.get_by_test_id(f"match-hands-{room}")).to_contain_text("Hands")
+    # and nothing Chinese is left in English, the hands opened again
+    page.get_by_test_id(f"match-hands-{room}").click()
+    expect(page.get_by_test_id("league-hand").first.locator("h3")).to_contain_text("Hand #1")
+    assert foreign_texts(page, "main", "en", ENTRANTS) == [], foreign_texts(page, "main", "en", ENTRANTS)
 
 
 def edited_replies(page: Any, edit: Any) -> Any:

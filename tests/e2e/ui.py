@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,3 +153,51 @@ def outside_viewport(page: Page, selector: str) -> list[str]:
            }).filter((b) => b.w && b.h)""", selector)
     return [f"{b['id']} at {b}" for b in found
             if b["x"] < 0 or b["y"] < 0 or b["x"] + b["w"] > size["width"] + 0.5 or b["y"] + b["h"] > size["height"] + 0.5]
+
+
+# What a player sees under the elements matching a selector: the visible text, the choices
+# of its selects, the placeholders of its inputs and the tooltips of its visible elements.
+_SHOWN_TEXTS = """(sel) => {
+  const out = [];
+  const shown = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden';
+  for (const root of document.querySelectorAll(sel)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const el = n.parentElement;
+      if (n.textContent.trim() && el && el.tagName !== 'OPTION' && shown(el)) out.push(n.textContent.trim());
+    }
+    for (const el of root.querySelectorAll('select')) if (shown(el)) out.push(...[...el.options].map((o) => o.text));
+    for (const el of root.querySelectorAll('input[placeholder]')) if (shown(el)) out.push(el.placeholder);
+    for (const el of [root, ...root.querySelectorAll('[title]')]) if (el.title && shown(el)) out.push(el.title);
+  }
+  return out;
+}"""
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def shown_texts(page: Page, selector: str) -> list[str]:
+    """What a player sees under the elements matching ``selector`` (see _SHOWN_TEXTS)."""
+    return list(page.evaluate(_SHOWN_TEXTS, selector))
+
+
+def foreign_texts(page: Page, selector: str, lang: str, allow: Iterable[str] = ()) -> list[str]:
+    """What a player sees under ``selector`` that is not in the page's language ``lang``:
+    in English any Chinese character, in Chinese any English word (two letters or more).
+    The strings in ``allow`` (player and table names) are left out, and so are, in
+    Chinese, card ranks written together (AKQ), hashes and "sha256", table numbers
+    (r-5e6f7a8b) and the product's name."""
+    allowed = sorted((a for a in allow if a), key=len, reverse=True)
+    bad = []
+    for text in shown_texts(page, selector):
+        rest = text
+        for word in allowed:
+            rest = rest.replace(word, " ")
+        if lang == "en":
+            if CJK.search(rest):
+                bad.append(text)
+            continue
+        rest = re.sub(r"\br-[0-9a-f]{8}\b|\b[0-9a-f]{8,}\b|\b[AKQJ]{2,3}\b|\bcardroom\b|\bsha256\b", " ", rest)
+        if re.search(r"[A-Za-z]{2,}", rest):
+            bad.append(text)
+    return bad
