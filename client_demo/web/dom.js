@@ -41,9 +41,9 @@ export function clear(el) {
 }
 
 /**
- * Text from the server as this browser can draw it: where no font has Chinese glyphs
- * (see detectCjkFont), parenthesised Chinese names like "(顺子)" are left out (in English;
- * a page the user switched to Chinese shows them whatever the fonts).
+ * A name a player typed (a table's) as this browser can draw it: where no font has Chinese
+ * glyphs (see detectCjkFont), its Chinese, parenthesised or not, is left out (in English;
+ * a page the user switched to Chinese shows it whatever the fonts).
  */
 export function readable(text) {
   if (typeof text !== "string" || lang() !== "en" || !document.documentElement.classList.contains("no-cjk")) return text;
