@@ -364,10 +364,12 @@ def test_hand_and_card_names_in_english(new_page):
     assert jokers == ["小王", "大王", "3 小王 大王"]
 
 
-# The tables a page of the other language makes: its Play now table (the page names it),
-# and a quick match's (the server names it); and their names as this page shows them.
+# The tables a page of the other language makes (its player Ada, or Bo): its Play now
+# table (the page names it), and a quick match's (the server names it); and their names as
+# this page shows them (the lobby adds a short suffix to a name another table has too).
+OTHER = {"zh": "Ada", "en": "Bo"}
 ROOM_NAMES = {"zh": {"play_now": "Ada的炸金花桌", "quick": "斗地主桌"},
-              "en": {"play_now": "Ada's Zha Jin Hua table", "quick": "Dou Dizhu table"}}
+              "en": {"play_now": "Bo's Zha Jin Hua table", "quick": "Dou Dizhu table"}}
 QUICK_STAKE = {"zh": 37, "en": 41}  # stakes no other test asks for: the quick match opens a table
 # Developer wording a player should not read: option names (buy_in_min) and file paths.
 DEV_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|docs/")
@@ -376,7 +378,7 @@ DEV_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|docs/")
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_lobby_and_the_create_forms_speak_one_language(new_page, shots, lang):
     other = new_page(DESKTOP, locale=EN if lang == "zh" else ZH)
-    enter(other, "Ada")
+    enter(other, OTHER[lang])
     other.get_by_test_id("play-now-zhajinhua").click()
     expect(table(other)).to_have_attribute("data-your-seat", "0")
     play_now = table(other).get_attribute("data-room")
@@ -387,10 +389,13 @@ def test_the_lobby_and_the_create_forms_speak_one_language(new_page, shots, lang
     page = new_page(DESKTOP, locale=LOCALE[lang], init_script=CJK_FONT if lang == "en" else None)
     enter(page, "Lin")
     for room, name in ((play_now, ROOM_NAMES[lang]["play_now"]), (quick, ROOM_NAMES[lang]["quick"])):
-        expect(page.get_by_test_id(f"room-{room}").get_by_test_id("room-name")).to_have_text(name)
-    # other tests' tables are listed too: their names may be what players typed
-    typed = [n for n in page.get_by_test_id("room-name").all_inner_texts() if n not in ROOM_NAMES[lang].values()]
-    assert foreign_texts(page, "main, header .me, header .conn", lang, ["Lin", *typed]) == []
+        expect(page.get_by_test_id(f"room-{room}").get_by_test_id("room-name")).to_have_text(
+            re.compile(rf"{re.escape(name)}( #[0-9a-f]{{4}})?"))
+    # other tests' tables are listed too: their names (as shown, and whole in the tooltip) may be what players typed
+    shown = page.get_by_test_id("room-name").evaluate_all(
+        "els => els.flatMap(e => [e.textContent, e.title.replace(/ \\(r-[0-9a-f]+\\)$/, '')])")
+    typed = [n for n in shown if not n.startswith(tuple(ROOM_NAMES[lang].values()))]
+    assert foreign_texts(page, "main, header .me, header .conn", lang, ["Lin", OTHER[lang], *typed]) == []
     assert page.title() == ("cardroom · 德州扑克、炸金花、斗地主" if lang == "zh" else "cardroom · Hold'em, Zha Jin Hua, Dou Dizhu")
     screenshot(page, shots, f"lobby-{lang}")
 
@@ -414,4 +419,4 @@ def test_the_lobby_and_the_create_forms_speak_one_language(new_page, shots, lang
     # the quick match's table, watched: its name in the top bar
     page.get_by_test_id(f"watch-{quick}").click()
     expect(page.locator("[data-testid=table] .table-name")).to_have_text(ROOM_NAMES[lang]["quick"])
-    assert foreign_texts(page, "[data-testid=table]", lang, ["Ada"]) == []
+    assert foreign_texts(page, "[data-testid=table]", lang, [OTHER[lang]]) == []
