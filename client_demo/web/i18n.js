@@ -1336,7 +1336,7 @@ const zh = {
   "fair.verifying": "验证中…",
   "fair.verify_title": "用公开的种子重算第{n}局的牌序，核对你看到的每一张牌",
   "fair.save": "保存",
-  "fair.save_title": "把你看到的第{n}局保存为 JSON，可用 cardroom verify --file 核对",
+  "fair.save_title": "把你看到的第{n}局保存为文件，可用命令 cardroom verify --file 核对",
   "fair.ok": "✔ 已验证：{reason}",
   "fair.bad": "✘ {reason}",
   "fair.seat": "{n}号座",

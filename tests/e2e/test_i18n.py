@@ -65,8 +65,8 @@ _EN_LABELS = """async () => {
 
 
 def untranslated(page) -> list[str]:
-    """Visible texts of the table that are (or contain) English: player names, numbers,
-    card codes and hashes aside."""
+    """Visible texts and tooltips of the table that are (or contain) English: player
+    names, numbers, card codes and hashes aside."""
     names = page.locator("[data-testid=table] .seat[data-name]").evaluate_all("els => els.map(e => e.dataset.name)")
     labels = set(page.evaluate(_EN_LABELS))
     bad = []
@@ -81,7 +81,9 @@ def untranslated(page) -> list[str]:
         rest = re.sub(r"\b[0-9a-f]{8}\b|JOKER|sha256|\b[AKQJ]{2,3}\b", " ", rest)
         if re.search(r"[A-Za-z]{2,}", rest):
             bad.append(text)
-    return bad
+    # (the Save button's tooltip names the command that checks a saved hand)
+    tooltips = foreign_texts(page, "[data-testid=table]", "zh", [*names, "cardroom verify --file"])
+    return bad + [x for x in tooltips if x not in bad]
 
 
 def _wait_turn_or_over(page) -> bool:

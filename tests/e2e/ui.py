@@ -185,8 +185,8 @@ def foreign_texts(page: Page, selector: str, lang: str, allow: Iterable[str] = (
     """What a player sees under ``selector`` that is not in the page's language ``lang``:
     in English any Chinese character, in Chinese any English word (two letters or more).
     The strings in ``allow`` (player and table names) are left out, and so are, in
-    Chinese, card ranks written together (AKQ), hashes and "sha256", table numbers
-    (r-5e6f7a8b) and the product's name."""
+    Chinese, card ranks written together (AKQ), a joker's face (JOKER), hashes and
+    "sha256", table numbers (r-5e6f7a8b) and the product's name."""
     allowed = sorted((a for a in allow if a), key=len, reverse=True)
     bad = []
     for text in shown_texts(page, selector):
@@ -197,7 +197,7 @@ def foreign_texts(page: Page, selector: str, lang: str, allow: Iterable[str] = (
             if CJK.search(rest):
                 bad.append(text)
             continue
-        rest = re.sub(r"\br-[0-9a-f]{8}\b|\b[0-9a-f]{8,}\b|\b[AKQJ]{2,3}\b|\bcardroom\b|\bsha256\b", " ", rest)
+        rest = re.sub(r"\br-[0-9a-f]{8}\b|\b[0-9a-f]{8,}\b|\b[AKQJ]{2,3}\b|JOKER|\bcardroom\b|\bsha256\b", " ", rest)
         if re.search(r"[A-Za-z]{2,}", rest):
             bad.append(text)
     return bad
