@@ -333,8 +333,10 @@ function counter(ctx) {
   const items = COUNTED.map(([r, key, total]) => {
     const out = total - (gone.get(r) || 0);
     const label = total === 1 ? t(key) : key;
+    // a joker by its short name here ("Joker", red or white as on the card; 大王 / 小王), so
+    // that the counter stays on one line on a phone; its tooltip names it in full
     return h("span", { class: `counter-item ${out ? "" : "none"}`, "data-rank": r, "data-out": out,
-      title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? label : `${label}×${out}`);
+      title: t("ddz.still_out_title", { label, n: out }) }, total === 1 ? t(`ddz.counter_${r}`) : `${label}×${out}`);
   });
   return h("div", { class: "card-counter", "data-testid": "card-counter" }, h("span", { class: "muted" }, t("ddz.still_out")), items);
 }

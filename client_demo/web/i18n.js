@@ -656,6 +656,8 @@ const en = {
   // cards
   "card.black_joker": "Black Joker",
   "card.red_joker": "Red Joker",
+  "ddz.counter_R": "Joker",
+  "ddz.counter_B": "Joker",
   "card.facedown": "face-down card",
 
   // provably fair deals
@@ -1327,6 +1329,8 @@ const zh = {
 
   "card.black_joker": "小王",
   "card.red_joker": "大王",
+  "ddz.counter_R": "大王",
+  "ddz.counter_B": "小王",
   "card.facedown": "背面朝上的牌",
 
   "fair.commit": "牌序已承诺：",

@@ -153,11 +153,11 @@ def expected_lines(hands: list[dict[str, Any]], levels: list[list[int]] | None, 
                 if before is not None and blinds != before:
                     sb, bb = blinds
                     if levels is None:
-                        lines.append(f"盲注升至 {sb}/{bb}" if zh else f"Blinds up: {sb}/{bb}")
+                        lines.append(f"盲注升至 {sb:,}/{bb:,}" if zh else f"Blinds up: {sb:,}/{bb:,}")  # as the page writes chips
                     else:
                         level = min((hand["hand"] - 1) // LEVEL_HANDS, len(levels) - 1) + 1
                         assert levels[level - 1] == blinds, (hand["hand"], blinds, levels)
-                        lines.append(f"盲注升至 {sb}/{bb}（第{level}级）" if zh else f"Blinds up: {sb}/{bb} (level {level})")
+                        lines.append(f"盲注升至 {sb:,}/{bb:,}（第{level}级）" if zh else f"Blinds up: {sb:,}/{bb:,} (level {level})")
                 before = blinds
             elif kind == "eliminated":
                 who, place = names[e["seat"]], e["place"]
