@@ -398,17 +398,22 @@ class CardroomClient:
         ref = next(self._refs)
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[ref] = (body, fut)
-        if self._connected.is_set():
-            await self._send(dict(body, ref=ref))
-        elif body.get("t") not in _RESENDABLE:
-            self._pending.pop(ref, None)
-            raise ConnectionLost("not connected")
-        # else: sent by _reconnect once the connection is back
         try:
+            if self._connected.is_set():
+                await self._send(dict(body, ref=ref))
+            elif body.get("t") not in _RESENDABLE:
+                raise ConnectionLost("not connected")
+            # else: sent by _reconnect once the connection is back
             return await asyncio.wait_for(fut, max(0.0, timeout))
-        except TimeoutError:
+        finally:
+            # however this ends (answered, timed out, cancelled), the request is no longer
+            # waited for: a close must not fail a future nobody reads, nor leave a failure
+            # unread (asyncio would print "Future exception was never retrieved" at exit)
             self._pending.pop(ref, None)
-            raise
+            if not fut.done():
+                fut.cancel()
+            elif not fut.cancelled():
+                fut.exception()
 
     async def list_rooms(self, game: str | None = None, watch: bool | None = None) -> dict[str, Any]:
         """The ``rooms`` reply: ``rooms`` (the room list) and ``games`` (what is hosted)."""

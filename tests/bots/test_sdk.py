@@ -225,3 +225,33 @@ async def test_the_sdk_sends_a_fresh_client_seed_on_join_and_after_every_hand(se
         assert all(len(s) == 22 for s in again) and not set(again) & set(seeds)
         (played,) = await b.history(room)
         assert played["hand"] == 1 and played["fairness"]["seeds"] == first["fairness"]["seeds"]
+
+
+async def test_closing_the_client_leaves_no_failure_unread(server):
+    """A request still waiting when the client closes, whose task is then cancelled (as
+    asyncio.run cancels the SDK's own background requests at exit), fails nobody's future
+    unread: asyncio used to print "Future exception was never retrieved" at the end of
+    every bench run."""
+    import contextlib
+    import gc
+
+    unread: list[dict] = []
+    loop = asyncio.get_running_loop()
+    before = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, ctx: unread.append(ctx))
+    try:
+        client = CardroomClient(server.ws_url, name="closer", rate=1.0, burst=1)
+        await client.connect()
+        waiting = [asyncio.create_task(client.list_rooms()) for _ in range(5)]
+        await asyncio.sleep(0.05)  # the first sent, the others held by the client's pacer
+        await client.close()
+        for task in waiting:
+            task.cancel()
+        for task in waiting:  # the first was answered; the others end cancelled or failed
+            with contextlib.suppress(asyncio.CancelledError, ConnectionLost):
+                await task
+        del waiting, task
+        gc.collect()
+    finally:
+        loop.set_exception_handler(before)
+    assert not [c for c in unread if "never retrieved" in c.get("message", "")], unread
