@@ -357,10 +357,8 @@ class Node:
         """Drop every room whose lease may have run out by our own clock."""
         if self.directory is None:
             return
-        now = time.monotonic()
         for actor in list(self.directory.actors.values()):
-            if not actor.closed and now >= actor.lease.deadline:
-                actor.lease_lost("lease could not be renewed in time")
+            actor.expire_if_due()
 
     async def _refresh_presence(self) -> None:
         now = self.clock()

@@ -174,9 +174,12 @@ class RoomActor:
         if self._expiry is not None:
             self._expiry.cancel()
         loop = asyncio.get_running_loop()
-        self._expiry = loop.call_later(max(0.0, self.lease.deadline - time.monotonic()), self._expired)
+        self._expiry = loop.call_later(max(0.0, self.lease.deadline - time.monotonic()), self.expire_if_due)
 
-    def _expired(self) -> None:
+    def expire_if_due(self) -> None:
+        """Let go of the room if its lease may have run out by our own clock. Run by the
+        expiry timer and by the node's own check (whichever comes first on a busy loop),
+        with the same message either way."""
         if not self.closed and time.monotonic() >= self.lease.deadline:
             self._drop(f"lease not renewed in time: {time.monotonic() - self.lease.sent:.2f} s after "
                        f"the last renewal was sent (lease {self.lease.seconds:.2f} s)")
