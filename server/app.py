@@ -213,6 +213,8 @@ class App:
         if self.node is not None:
             await self.node.stop()
             self.node = None
+        if self.store is not None:
+            await self.store.aclose()
         if self.clients is not None:
             await self.clients.aclose()
             self.clients = None

@@ -321,9 +321,11 @@ def _with_store(args: argparse.Namespace, job: Callable[[Store], Any]) -> Any:
             clients = await connect(located.url)
         except Exception as exc:
             raise LeagueError(f"cannot reach Redis at {located.where}: {exc}") from None
+        store = Store(clients.main, prefix=located.key_prefix)
         try:
-            return await job(Store(clients.main, prefix=located.key_prefix))
+            return await job(store)
         finally:
+            await store.aclose()
             await clients.aclose()
 
     try:

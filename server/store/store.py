@@ -36,6 +36,7 @@ from redis import exceptions as rx
 from redis.asyncio import RedisCluster
 
 from .keys import Keys
+from .link import link_for
 
 STREAM_MAXLEN = 10_000
 INBOX_MAXLEN = 10_000
@@ -255,11 +256,30 @@ class Store:
         self._source = {p.stem: (library + p.read_text() if "room_log(" in p.read_text() else p.read_text())
                         for p in sorted(_LUA.glob("*.lua")) if p.stem != "room_log"}
         self._scripts = {name: redis.register_script(src) for name, src in self._source.items()}
+        # scripts go through a lean connection of their own on a single Redis server
+        # (redis-py costs ten times the CPU per call), through redis-py on a Cluster or TLS
+        self._link = link_for(redis)
         self._commit = ScriptBatcher(redis, self._source["commit"])
         self._gate = asyncio.Semaphore(concurrency)
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        if self._link is not None:
+            return await self._link.evalsha(self._source[name], keys, args, self._scripts[name].sha)
+        if name == "commit":
+            return await self._commit(keys, args)
         return await self._scripts[name](keys=keys, args=args)
+
+    async def _cmd(self, *args: Any) -> Any:
+        """One Redis command of the hot paths, on the lean connection where there is one
+        (its reply unparsed: integers and bytes as Redis sends them)."""
+        if self._link is not None:
+            return await self._link.call(*args)
+        return await self.redis.execute_command(*args)
+
+    async def aclose(self) -> None:
+        """Close the store's own connection (the clients it was given are the caller's)."""
+        if self._link is not None:
+            await self._link.aclose()
 
     async def ping(self) -> bool:
         try:
@@ -338,11 +358,11 @@ class Store:
         Returns ``(done, wallet)``; ``done`` is False when the wallet holds too little
         (nothing changed then)."""
         k = self.keys
-        await self.redis.zadd(k.transfers, {f"{player} {xid}": now_ms})
+        await self._cmd("ZADD", k.transfers, now_ms, f"{player} {xid}")
         ok, wallet = await self._run("debit", [k.player(player), k.journal(player)],
                                      [xid, amount, f"{room}|{amount}|{now_ms}"])
         if not int(ok):
-            await self.redis.zrem(k.transfers, f"{player} {xid}")
+            await self._cmd("ZREM", k.transfers, f"{player} {xid}")
         return bool(int(ok)), int(wallet)
 
     @_gated
@@ -350,14 +370,14 @@ class Store:
         """Buy-in, step 3 (after the room stored the seat): close the journal entry."""
         k = self.keys
         await self._run("finish_debit", [k.journal(player), k.seats(player)], [xid, room])
-        await self.redis.zrem(k.transfers, f"{player} {xid}")
+        await self._cmd("ZREM", k.transfers, f"{player} {xid}")
 
     @_gated
     async def refund(self, player: str, xid: str) -> int | None:
         """Undo a buy-in the room never stored; None if the entry was already closed."""
         k = self.keys
         wallet = int(await self._run("refund", [k.player(player), k.journal(player)], [xid]))
-        await self.redis.zrem(k.transfers, f"{player} {xid}")
+        await self._cmd("ZREM", k.transfers, f"{player} {xid}")
         return None if wallet < 0 else wallet
 
     @_gated
@@ -397,7 +417,7 @@ class Store:
     @_gated
     async def forget_credit(self, player: str, xid: str) -> None:
         """Cash-out, step 4 (after the room stored that it no longer owes ``xid``)."""
-        await self.redis.srem(self.keys.credited(player), xid)
+        await self._cmd("SREM", self.keys.credited(player), xid)
 
     # --- rooms ---------------------------------------------------------------------
 
@@ -487,8 +507,8 @@ class Store:
         ev = pack(events) if events else b""
         version = expected_version + 1
         start = time.perf_counter()
-        r = await self._commit(
-            [k.room(room), k.events(room), k.lease(room)],
+        r = await self._run(
+            "commit", [k.room(room), k.events(room), k.lease(room)],
             [token, expected_version, snapshot, ev, 0 if keep_all else self.stream_maxlen, granted, k.room_channel(room),
              change_header(version, snapshot, ev, answers, record), answers, record],
         )
@@ -562,9 +582,8 @@ class Store:
     async def set_lobby_entries(self, summaries: Mapping[str, Mapping[str, Any]]) -> None:
         """The lobby list's entries of these rooms."""
         if summaries:
-            await self.redis.hset(self.keys.lobby, mapping={r: pack(dict(s)) for r, s in summaries.items()})
+            await self._cmd("HSET", self.keys.lobby, *(x for r, s in summaries.items() for x in (r, pack(dict(s)))))
 
-    @_gated
     @_gated
     async def retire_room(self, room: str, now_ms: int) -> None:
         """A closed room: its snapshot and event stream expire after ``keep_closed_ms``
@@ -727,9 +746,9 @@ class Store:
     async def set_spectators(self, room: str, node: str, count: int) -> None:
         field = f"{room} {node}"
         if count:
-            await self.redis.hset(self.keys.spectators, field, count)
+            await self._cmd("HSET", self.keys.spectators, field, count)
         else:
-            await self.redis.hdel(self.keys.spectators, field)
+            await self._cmd("HDEL", self.keys.spectators, field)
 
     @_gated
     async def spectator_counts(self, live_nodes: set[str]) -> dict[str, int]:
@@ -813,11 +832,11 @@ class Store:
         return out
 
     async def publish(self, channel: str, data: bytes) -> None:
-        await self.redis.publish(channel, data)
+        await self._cmd("PUBLISH", channel, data)
 
     @_gated
     async def publish_notice(self, room: str, notice: Mapping[str, Any]) -> None:
-        await self.redis.publish(self.keys.notice_channel(room), NOTICE + pack(dict(notice)))
+        await self._cmd("PUBLISH", self.keys.notice_channel(room), NOTICE + pack(dict(notice)))
 
     # --- conservation ----------------------------------------------------------------
 

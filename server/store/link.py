@@ -1,0 +1,286 @@
+"""A lean pipelined connection for Lua script calls on a single Redis server.
+
+Storing a room change is one ``EVALSHA``; a busy process makes thousands a second. Through
+redis-py each call costs about 150-200 µs of this process's CPU (its pool, retry and
+timeout machinery, its per-reply parsing path), ten times what the call itself needs:
+pack the command, write it, hand the reply to whoever waits for it. A :class:`ScriptLink`
+does only that, on one connection of its own:
+
+* every call made in one turn of the event loop goes out in one ``write`` (a pipeline);
+  calls of later turns go out at once, without waiting for earlier replies (Redis answers
+  in order, and ``hiredis`` parses the replies);
+* an error reply is returned to its caller as redis-py's exception (``NOSCRIPT`` as
+  :class:`~redis.exceptions.NoScriptError`, ``READONLY`` as
+  :class:`~redis.exceptions.ReadOnlyError`, any other as
+  :class:`~redis.exceptions.ResponseError`); a script the server does not know is loaded
+  and called again;
+* a connection that breaks, or a reply that takes longer than ``timeout``, fails every
+  call still waiting with :class:`~redis.exceptions.ConnectionError` or
+  :class:`~redis.exceptions.TimeoutError` (what the caller sees from redis-py too: the
+  outcome of such a call is unknown), and the next call connects again.
+
+It serves plain TCP and Unix-socket connections (with ``AUTH`` and ``SELECT`` as the URL
+says). TLS and Redis Cluster stay with redis-py: :func:`link_for` returns None for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import socket
+from collections import deque
+from typing import Any
+
+import hiredis
+from redis import exceptions as rx
+from redis.asyncio import Redis
+
+CONNECT_TIMEOUT = 2.0
+REPLY_TIMEOUT = 5.0
+
+
+def link_for(redis: Any) -> ScriptLink | None:
+    """A :class:`ScriptLink` to the server ``redis`` (a redis-py ``Redis`` client) talks
+    to, with its address, credentials, database and timeouts; None when ``redis`` is a
+    Cluster client or uses TLS."""
+    if not isinstance(redis, Redis):
+        return None
+    pool = redis.connection_pool
+    kw = pool.connection_kwargs
+    if pool.connection_class.__name__ not in ("Connection", "UnixDomainSocketConnection"):
+        return None  # TLS, or a connection class we do not know
+    return ScriptLink(path=kw.get("path"), host=kw.get("host", "localhost"), port=kw.get("port", 6379),
+                      username=kw.get("username"), password=kw.get("password"), db=kw.get("db", 0),
+                      connect_timeout=kw.get("socket_connect_timeout") or CONNECT_TIMEOUT,
+                      timeout=kw.get("socket_timeout") or REPLY_TIMEOUT)
+
+
+def encode(args: tuple[Any, ...] | list[Any]) -> bytes:
+    """One command in the Redis protocol (RESP): ``str`` as UTF-8, ``int`` in decimal,
+    ``bytes`` as they are."""
+    out = [b"*%d\r\n" % len(args)]
+    for a in args:
+        if isinstance(a, bytes):
+            b = a
+        elif isinstance(a, str):
+            b = a.encode()
+        elif isinstance(a, int):
+            b = b"%d" % a
+        else:
+            raise TypeError(f"cannot send {type(a).__name__} to Redis")
+        out.append(b"$%d\r\n" % len(b))
+        out.append(b)
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+def _error(reply: rx.ResponseError) -> rx.ResponseError:
+    """An error reply as the exception redis-py raises for it."""
+    text = str(reply)
+    if text.startswith("NOSCRIPT"):
+        return rx.NoScriptError(text)
+    if text.startswith("READONLY"):
+        return rx.ReadOnlyError(text)
+    return reply
+
+
+class _Protocol(asyncio.Protocol):
+    def __init__(self, link: ScriptLink) -> None:
+        self.link = link
+        self.reader = hiredis.Reader(protocolError=rx.InvalidResponse, replyError=rx.ResponseError)
+        self.transport: asyncio.Transport | None = None
+        # (future, loop time sent) of every command sent on this connection, in the order
+        # Redis answers them
+        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        waiting = self.waiting
+        while True:
+            try:
+                reply = self.reader.gets()
+            except rx.InvalidResponse as exc:
+                self.link._broken(self, rx.ConnectionError(f"bad reply from Redis: {exc}"))
+                return
+            if reply is False:
+                return
+            if not waiting:
+                self.link._broken(self, rx.ConnectionError("a reply from Redis that nobody asked for"))
+                return
+            fut = waiting.popleft()[0]
+            if not fut.done():
+                if isinstance(reply, rx.ResponseError):
+                    fut.set_exception(_error(reply))
+                else:
+                    fut.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.link._broken(self, rx.ConnectionError(f"connection to Redis lost: {exc or 'closed by the server'}"))
+
+
+class ScriptLink:
+    """One pipelined connection to one Redis server, for ``EVALSHA`` calls (see the module)."""
+
+    def __init__(self, path: str | None = None, host: str = "localhost", port: int = 6379,
+                 username: str | None = None, password: str | None = None, db: int = 0,
+                 connect_timeout: float = CONNECT_TIMEOUT, timeout: float = REPLY_TIMEOUT) -> None:
+        self.path, self.host, self.port = path, host, port
+        self.username, self.password, self.db = username, password, db
+        self.connect_timeout, self.timeout = connect_timeout, timeout
+        self._protocol: _Protocol | None = None
+        self._connecting: asyncio.Future[_Protocol] | None = None
+        self._out: list[tuple[bytes, asyncio.Future[Any]]] = []  # this turn's commands, not yet written
+        self._flush_soon = False
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    # --- calling ------------------------------------------------------------------------
+
+    async def evalsha(self, source: str, keys: list[Any], args: list[Any], sha: str | None = None) -> Any:
+        """Run the Lua script ``source`` (its SHA-1 ``sha``) with ``keys`` and ``args``; a
+        server that does not know it (restarted, flushed) gets it with ``SCRIPT LOAD`` and
+        the call is made again."""
+        sha = sha or hashlib.sha1(source.encode()).hexdigest()
+        try:
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+        except rx.NoScriptError:
+            await self.call("SCRIPT", "LOAD", source)
+            return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
+    def call(self, *args: Any) -> asyncio.Future[Any]:
+        """Send one command (with the others of this turn of the event loop); the future
+        has its reply."""
+        if self._closed:
+            raise rx.ConnectionError("the script link is closed")
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._out.append((encode(args), fut))
+        if not self._flush_soon:
+            self._flush_soon = True
+            loop.call_soon(self._flush)
+        return fut
+
+    def _flush(self) -> None:
+        self._flush_soon = False
+        out, self._out = self._out, []
+        if not out:
+            return
+        protocol = self._protocol
+        if protocol is None or protocol.transport is None or protocol.transport.is_closing():
+            asyncio.ensure_future(self._connect_and_send(out))
+            return
+        self._send(protocol, out)
+
+    def _send(self, protocol: _Protocol, out: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for _, fut in out:
+            protocol.waiting.append((fut, now))
+        assert protocol.transport is not None
+        protocol.transport.write(b"".join(data for data, _ in out))
+        if self._watchdog is None:
+            self._watchdog = loop.call_at(now + self.timeout, self._check_late)
+
+    async def _connect_and_send(self, out: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
+        try:
+            protocol = await self._connected()
+        except BaseException as exc:
+            error = exc if isinstance(exc, rx.RedisError) else rx.ConnectionError(f"cannot connect to Redis: {exc}")
+            for _, fut in out:
+                if not fut.done():
+                    fut.set_exception(error)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        self._send(protocol, out)
+
+    # --- the connection -------------------------------------------------------------------
+
+    async def _connected(self) -> _Protocol:
+        """The open connection, opened (once, for every caller waiting) if need be."""
+        protocol = self._protocol
+        if protocol is not None and protocol.transport is not None and not protocol.transport.is_closing():
+            return protocol
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(self._open())
+            self._connecting.add_done_callback(self._opened)
+        return await asyncio.shield(self._connecting)
+
+    def _opened(self, fut: asyncio.Future[_Protocol]) -> None:
+        self._connecting = None
+        if not fut.cancelled() and fut.exception() is None:
+            self._protocol = fut.result()
+        elif not fut.cancelled():
+            fut.exception()  # read: every waiter got it
+
+    async def _open(self) -> _Protocol:
+        if self._closed:
+            raise rx.ConnectionError("the script link is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(self.connect_timeout):
+                if self.path:
+                    _, protocol = await loop.create_unix_connection(lambda: _Protocol(self), self.path)
+                else:
+                    _, protocol = await loop.create_connection(lambda: _Protocol(self), self.host, self.port)
+                    sock = protocol.transport.get_extra_info("socket")
+                    if sock is not None:
+                        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                await self._handshake(protocol)
+        except TimeoutError:
+            raise rx.TimeoutError("timed out connecting to Redis") from None
+        except OSError as exc:
+            raise rx.ConnectionError(f"cannot connect to Redis: {exc}") from None
+        return protocol
+
+    async def _handshake(self, protocol: _Protocol) -> None:
+        """``AUTH`` and ``SELECT`` on a new connection, before any call goes out on it."""
+        steps = []
+        if self.password is not None:
+            steps.append(("AUTH", self.username, self.password) if self.username else ("AUTH", self.password))
+        if self.db:
+            steps.append(("SELECT", self.db))
+        if not steps:
+            return
+        futures = [asyncio.get_running_loop().create_future() for _ in steps]
+        self._send(protocol, [(encode(step), fut) for step, fut in zip(steps, futures, strict=True)])
+        for fut in futures:
+            await fut  # an error reply (wrong password) is raised here
+
+    def _broken(self, protocol: _Protocol, error: rx.RedisError) -> None:
+        """The connection failed: every call waiting on it fails with ``error``."""
+        if protocol.transport is not None and not protocol.transport.is_closing():
+            protocol.transport.abort()
+        if self._protocol is protocol:
+            self._protocol = None
+        waiting, protocol.waiting = protocol.waiting, deque()
+        for fut, _ in waiting:
+            if not fut.done():
+                fut.set_exception(error)
+
+    def _check_late(self) -> None:
+        """Every call must be answered within ``timeout``: the oldest one waiting is
+        checked, and the connection given up if it is late."""
+        self._watchdog = None
+        protocol = self._protocol
+        if protocol is None or not protocol.waiting:
+            return
+        loop = asyncio.get_running_loop()
+        oldest = protocol.waiting[0][1]
+        if loop.time() - oldest >= self.timeout:
+            self._broken(protocol, rx.TimeoutError(f"Redis did not answer within {self.timeout:g} s"))
+            return
+        self._watchdog = loop.call_at(oldest + self.timeout, self._check_late)
+
+    async def aclose(self) -> None:
+        """Close the connection; calls still waiting fail with a connection error."""
+        self._closed = True
+        if self._protocol is not None:
+            self._broken(self._protocol, rx.ConnectionError("the script link was closed"))
+        for _, fut in self._out:
+            if not fut.done():
+                fut.set_exception(rx.ConnectionError("the script link was closed"))
+        self._out = []

@@ -1,0 +1,156 @@
+"""The store's lean connection for scripts (server/store/link.py), against a real Redis,
+directly or through a relay that stalls and cuts like a network."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import uuid
+
+import pytest
+from redis import exceptions as rx
+from redis.asyncio import Redis, RedisCluster
+
+from client_demo.loadtest.launcher import free_port
+from server.redis_embedded import redis_server_binary
+from server.store.link import ScriptLink, encode, link_for
+from tests.redis_link import RedisLink
+
+
+def _key() -> str:
+    return f"link-test:{uuid.uuid4().hex}"
+
+
+async def test_many_calls_at_once_each_get_their_own_reply_in_order(redis_url: str) -> None:
+    link = link_for(Redis.from_url(redis_url))
+    assert link is not None
+    key = _key()
+    try:
+        replies = await asyncio.gather(*(link.call("INCR", key) for _ in range(200)))
+        assert replies == list(range(1, 201))
+        assert await link.call("SET", key, b"\x00\xff bytes") == b"OK"
+        assert await link.call("GET", key) == b"\x00\xff bytes"
+    finally:
+        await link.call("DEL", key)
+        await link.aclose()
+
+
+async def test_an_error_reply_is_raised_to_its_caller_only(redis_url: str) -> None:
+    link = link_for(Redis.from_url(redis_url))
+    key = _key()
+    try:
+        await link.call("SET", key, "text")
+        bad, good = await asyncio.gather(link.call("INCR", key), link.call("GET", key), return_exceptions=True)
+        assert isinstance(bad, rx.ResponseError) and "not an integer" in str(bad)
+        assert good == b"text"
+    finally:
+        await link.call("DEL", key)
+        await link.aclose()
+
+
+async def test_a_script_redis_does_not_know_is_loaded_and_run(redis_url: str) -> None:
+    link = link_for(Redis.from_url(redis_url))
+    source = f"return {{KEYS[1], ARGV[1], '{uuid.uuid4().hex}'}}"  # a script never loaded before
+    try:
+        with pytest.raises(rx.NoScriptError):
+            await link.call("EVALSHA", "0" * 40, 0)
+        first = await link.evalsha(source, ["k"], [7])
+        second = await link.evalsha(source, ["k"], [8])
+        assert first[:2] == [b"k", b"7"] and second[:2] == [b"k", b"8"]
+    finally:
+        await link.aclose()
+
+
+async def test_a_cut_connection_fails_the_waiting_calls_and_the_next_call_connects_again(redis_url: str) -> None:
+    relay = RedisLink(redis_url)
+    await relay.start()
+    link = link_for(Redis.from_url(relay.url))
+    key = _key()
+    try:
+        assert await link.call("INCR", key) == 1
+        relay.stall()
+        waiting = asyncio.ensure_future(link.call("INCR", key))
+        await asyncio.sleep(0.2)
+        relay.cut()
+        with pytest.raises(rx.ConnectionError):
+            await waiting
+        with pytest.raises(rx.ConnectionError):  # Redis cannot be reached at all
+            await link.call("GET", key)
+        relay.flow()
+        assert int(await link.call("GET", key)) in (1, 2)  # the cut call may or may not have run
+    finally:
+        relay.flow()
+        await link.call("DEL", key)
+        await link.aclose()
+        await relay.stop()
+
+
+async def test_a_reply_later_than_the_timeout_fails_every_waiting_call(redis_url: str) -> None:
+    relay = RedisLink(redis_url)
+    await relay.start()
+    link = ScriptLink(host="127.0.0.1", port=relay.port, timeout=0.5)
+    try:
+        assert await link.call("PING") == b"PONG"
+        relay.stall()
+        calls = [asyncio.ensure_future(link.call("PING")) for _ in range(3)]
+        done, _ = await asyncio.wait(calls, timeout=5)
+        assert len(done) == 3
+        assert all(isinstance(c.exception(), rx.TimeoutError) for c in calls)
+        relay.flow()
+        assert await link.call("PING") == b"PONG"  # on a new connection
+    finally:
+        relay.flow()
+        await link.aclose()
+        await relay.stop()
+
+
+async def test_a_cancelled_caller_leaves_the_replies_of_the_others_in_order(redis_url: str) -> None:
+    link = link_for(Redis.from_url(redis_url))
+    key = _key()
+    try:
+        first = asyncio.ensure_future(link.call("INCR", key))
+        await asyncio.sleep(0)
+        first.cancel()
+        assert await link.call("INCR", key) == 2
+    finally:
+        await link.call("DEL", key)
+        await link.aclose()
+
+
+async def test_password_and_database_from_the_url(tmp_path) -> None:
+    port = free_port()
+    proc = subprocess.Popen([redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--requirepass", "s3cret", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL)
+    try:
+        plain = Redis(port=port, password="s3cret", db=3)
+        for _ in range(100):
+            try:
+                await plain.ping()
+                break
+            except rx.ConnectionError:
+                await asyncio.sleep(0.05)
+        link = link_for(Redis.from_url(f"redis://:s3cret@127.0.0.1:{port}/3"))
+        assert await link.call("SET", "k", "in db 3") == b"OK"
+        assert await plain.get("k") == b"in db 3"  # db 3, as the URL says
+        await link.aclose()
+        wrong = link_for(Redis.from_url(f"redis://:wrong@127.0.0.1:{port}/0"))
+        with pytest.raises(rx.ResponseError):
+            await wrong.call("PING")
+        await wrong.aclose()
+        await plain.aclose()
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+async def test_tls_and_cluster_clients_keep_redis_py() -> None:
+    assert link_for(Redis.from_url("rediss://127.0.0.1:6390/0")) is None
+    assert link_for(RedisCluster.__new__(RedisCluster)) is None
+    assert link_for(Redis.from_url("unix:///tmp/x.sock?db=2")).path == "/tmp/x.sock"
+
+
+def test_commands_are_encoded_as_redis_reads_them() -> None:
+    assert encode(("SET", "k", 12, b"\r\n")) == b"*4\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\n12\r\n$2\r\n\r\n\r\n"
+    with pytest.raises(TypeError):
+        encode(("SET", "k", 1.5))
