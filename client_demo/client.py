@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "cardroom.msgpack"
 # Requests that are safe to send again after a reconnect (same answer or harmless).
-_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed", "history"})
+_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed", "history", "my_record"})
 # Errors answering hello that are worth another reconnect attempt.
 _RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
 
@@ -477,6 +477,16 @@ class CardroomClient:
         if last is not None:
             msg["last"] = last
         return (await self.request(msg))["hands"]
+
+    async def my_record(self, last: int | None = None) -> dict[str, Any]:
+        """Your own record (``docs/protocol.md``, ``my_record``): ``hands``, ``games``
+        (per game: ``hands``, ``net``) and ``recent`` (your last ``last`` results, default
+        10, at most 50, newest first)."""
+        msg: dict[str, Any] = {"t": "my_record"}
+        if last is not None:
+            msg["last"] = last
+        reply = await self.request(msg)
+        return {k: v for k, v in reply.items() if k not in ("t", "ref")}
 
     async def _reseed(self, room: str) -> None:
         try:

@@ -32,6 +32,7 @@ from .league.service import LeagueService
 from .metrics import Metrics
 from .options import parse_room_options, room_options
 from .protocol import ProtocolError, error_message
+from .record import record_message
 from .room import table as tbl
 from .room.core import (
     Act,
@@ -149,6 +150,9 @@ class Lobby:
                 await self._find_room(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
+            elif isinstance(msg, m.MyRecord):
+                totals, recent = await self.store.player_record(session.player_id, msg.last or 10)
+                session.send(_with_ref(record_message(totals, recent), ref))
             elif isinstance(msg, LEAGUE_REQUESTS):
                 session.send(_with_ref(await self._league(session, msg), ref))
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):

@@ -132,6 +132,12 @@ class History(Message, tag="history"):
     last: Annotated[int, Meta(ge=1, le=50)] | None = None
 
 
+class MyRecord(Message, tag="my_record"):
+    """Your own record: hands played and chips won per game, and your last results."""
+
+    last: Annotated[int, Meta(ge=1, le=50)] | None = None
+
+
 class ListLeagues(Message, tag="list_leagues"):
     pass
 
@@ -173,7 +179,7 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
-                                           Show, AddBot, SetSeed, Act, QuickMatch, FindRoom, History, ListLeagues, LeagueInfo, LeagueCreate,
+                                           Show, AddBot, SetSeed, Act, QuickMatch, FindRoom, History, MyRecord, ListLeagues, LeagueInfo, LeagueCreate,
                                            LeagueEnter, LeagueRun, LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check

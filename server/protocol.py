@@ -32,6 +32,7 @@ SERVER_MESSAGES: dict[str, str] = {
     "pong": "reply to ping, with the server clock",
     "room_found": "reply to find_room: the private room a join code names (room, game, name)",
     "history": "reply to history: your recent hands of a room, as you saw them (a league room's: as a spectator)",
+    "record": "reply to my_record: your hands played and net chips per game, and your last results",
     "leagues": "reply to list_leagues: the bot leagues run on this server, one summary each",
     "league": "reply to league (and to league_create, league_enter, league_run): a league's settings, "
               "standings, results over the deals, its matches' rooms and the state of its run",

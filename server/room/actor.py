@@ -36,6 +36,7 @@ from typing import Any, Protocol
 from ..faults import crash_point
 from ..metrics import Metrics
 from ..protocol import error_message
+from ..record import RESULTS_KEPT, HandResult, hand_results
 from ..store import UNAVAILABLE, Acquired, Fenced, Store, VersionConflict, lease_token, pack
 from . import table as tbl
 from .core import (
@@ -391,6 +392,7 @@ class RoomActor:
         state, show it, finish its transfers."""
         if whole:
             self._snapshot_version = change.table.version
+        before = self.core.table
         self.core.stored(change)
         self.views.apply(self.view, change.table, change.events, change.answers)
         if change.kind == "act" and enqueued is not None:  # answered: the ack is on its way
@@ -398,6 +400,19 @@ class RoomActor:
             self.metrics.action_latency.observe(time.perf_counter() - enqueued)
         self._publish_summary()
         await self._after(change)
+        await self._record(hand_results(before, change.table, change.events))
+
+    async def _record(self, results: list[HandResult]) -> None:
+        """Add a finished hand's results to its players' records (:mod:`server.record`).
+        Each is written once however often this runs; one Redis could not take is left out
+        of that player's record (the room's hand history still has the hand)."""
+        for result in results:
+            try:
+                await self.store.record_hand(result.player, result.key, self.clock(), result.game, result.net,
+                                             result.to_wire(), RESULTS_KEPT)
+            except UNAVAILABLE as exc:
+                log.warning("room %s: hand %d not added to %s's record (%s)", self.room, result.hand,
+                            result.player, exc)
 
     async def _settle(self) -> bool:
         """Find out whether the change whose commit went unanswered is in Redis, and if it

@@ -16,6 +16,10 @@ carries the same hash tag (the part in braces), so every script runs on one slot
 ``{player}:credited``               set of cash-out ids already paid into the wallet
 ``{player}:rooms``                  set of the rooms the player sits in
 ``{player}:presence``               sorted set: node id -> expiry (ms) of a connection there
+``{player}:record``                 hash: ``<game>:hands``, ``<game>:net``: the player's totals
+``{player}:results``                sorted set: ``"<room> <hand>"`` -> ms, the last results
+``{player}:result``                 hash: ``"<room> <hand>"`` -> the result (JSON), see
+                                    :mod:`server.record`
 ``{node}:inbox``                    stream: commands forwarded to a node, and answers
 =================================  =====================================================
 
@@ -123,6 +127,18 @@ class Keys:
 
     def presence(self, player: str) -> str:
         return f"{self.prefix}{{{player}}}:presence"
+
+    def record(self, player: str) -> str:
+        """The player's totals per game (:mod:`server.record`)."""
+        return f"{self.prefix}{{{player}}}:record"
+
+    def results(self, player: str) -> str:
+        """The ids of the player's last results, scored by when the hand ended."""
+        return f"{self.prefix}{{{player}}}:results"
+
+    def result(self, player: str) -> str:
+        """The player's last results by id."""
+        return f"{self.prefix}{{{player}}}:result"
 
     def token(self, token: str) -> str:
         """The key of a session token: named by the token's SHA-256, so that whoever reads

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
+import json
 import secrets
 import struct
 import time
@@ -418,6 +419,30 @@ class Store:
     async def forget_credit(self, player: str, xid: str) -> None:
         """Cash-out, step 4 (after the room stored that it no longer owes ``xid``)."""
         await self._cmd("SREM", self.keys.credited(player), xid)
+
+    # --- a player's record (server/record.py) --------------------------------------------
+
+    def _record_keys(self, player: str) -> list[str]:
+        k = self.keys
+        return [k.record(player), k.results(player), k.result(player)]
+
+    @_gated
+    async def record_hand(self, player: str, key: str, time_ms: int, game: str, net: int,
+                          result: dict[str, Any], kept: int) -> bool:
+        """Add one hand's result to the player's totals and last results, once per ``key``
+        (False: recorded before); only the last ``kept`` results are kept."""
+        added = await self._run("record_hand", self._record_keys(player),
+                                [key, time_ms, game, net, json.dumps(result, separators=(",", ":")), kept])
+        return bool(added)
+
+    @_gated
+    async def player_record(self, player: str, last: int) -> tuple[dict[str, int], list[dict[str, Any]]]:
+        """The player's totals (``"<game>:hands"``, ``"<game>:net"``) and last ``last``
+        results, newest first, each with its ``time_ms``."""
+        flat, entries = await self._run("player_record", self._record_keys(player), [last])
+        totals = {_text(flat[i]): int(flat[i + 1]) for i in range(0, len(flat), 2)}
+        recent = [dict(json.loads(entries[i]), time_ms=int(float(entries[i + 1]))) for i in range(0, len(entries), 2)]
+        return totals, recent
 
     # --- rooms ---------------------------------------------------------------------
 

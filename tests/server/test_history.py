@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from engine.bots import STRATEGIES
 from engine.cards import format_cards
 from engine.game import event_for
 from server.cli import main
@@ -20,7 +19,7 @@ from server.room import shuffled_deck
 from server.room import table as tbl
 from server.store import Store
 
-from .test_real_games import choose
+from .test_real_games import next_action
 from .wsclient import Client
 
 # What each game's history must say about the hand played by test_real_games' players.
@@ -60,11 +59,7 @@ async def play_one_hand(make_app, game_name: str) -> dict[str, Any]:
         if hand.is_over:
             break
         seat = hand.to_act
-        view = game.view(hand, seat)
-        if game_name == "doudizhu":
-            action = STRATEGIES[(game_name, "smart")](view, view["legal"], rng)
-        else:
-            action = choose(game_name, view, hand, seat)
+        action = next_action(game_name, hand, rng)
         ack = await clients[seat].request({"t": "act", "room": room, "action": action, "id": f"a{step}"})
         assert ack["t"] == "ack", (action, ack)
     await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_ended")

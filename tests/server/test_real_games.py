@@ -28,6 +28,18 @@ def choose(game_name: str, view: dict[str, Any], server_state: Any, seat: int) -
     return GAMES[game_name].timeout_action(server_state, seat)
 
 
+def next_action(game_name: str, hand: Any, rng: Any) -> dict[str, Any]:
+    """The action of the seat to act in the server's ``hand``: :func:`choose`'s, the smart
+    bot's in Dou Dizhu (which plays a hand to its end sooner)."""
+    from engine.bots import STRATEGIES
+
+    seat = hand.to_act
+    view = GAMES[game_name].view(hand, seat)
+    if game_name == "doudizhu":
+        return STRATEGIES[(game_name, "smart")](view, view["legal"], rng)
+    return choose(game_name, view, hand, seat)
+
+
 async def play_one_hand(make_app, game_name: str, *, action_seconds: float = 30) -> dict[str, Any]:
     game = GAMES[game_name]
     app = await make_app(games=GAMES, deck=shuffled_deck)

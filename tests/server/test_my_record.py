@@ -1,0 +1,119 @@
+"""``my_record``: a player's hands played and net chips per game, and last results, kept
+when each hand is stored (server/record.py) and read from the player's own keys."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from server.games import GAMES
+from server.record import RESULTS_KEPT, HandResult
+from server.room import shuffled_deck
+
+from .test_real_games import next_action
+from .wsclient import Client
+
+BUY_IN = 2000
+
+
+async def play_hands(app, clients: list[Client], game_name: str, hands: int, **options: Any) -> str:
+    """Open a table of ``game_name`` for ``clients`` (seats in order, ``BUY_IN`` each) and
+    play ``hands`` hands to their end over the wire; the room id."""
+    seats = len(clients) + options.get("bots", 0)
+    reply = await clients[0].request({"t": "create_room", "game": game_name, "options": {
+        "seats": seats, "first_hand_players": len(clients), "between_hands_seconds": 0, "buy_in_default": BUY_IN, "bot_delay_seconds": 0, **options}})
+    room = reply["room"]
+    for i, c in enumerate(clients):
+        assert (await c.request({"t": "join", "room": room, "seat": i}))["t"] == "room"
+    rng = random.Random(5)
+    for step in range(5000):
+        actor = app.directory.actors[room]
+        table = actor.table
+        hand = table.hand
+        if hand is None or hand.is_over or table.seats[hand.to_act].bot:
+            if hand is not None and hand.is_over and table.hand_no >= hands:
+                break
+            await asyncio.sleep(0.01)
+            continue
+        seat = hand.to_act
+        action = next_action(game_name, hand, rng)
+        ack = await clients[seat].request({"t": "act", "room": room, "action": action,
+                                           "id": f"{table.hand_no}-{step}"})
+        assert ack["t"] in ("ack", "error"), ack  # an error: the turn moved on meanwhile (a bot's)
+    else:
+        raise AssertionError("the hands did not finish")
+    return room
+
+
+async def stacks_now(app, room: str) -> dict[str, int]:
+    """Each person's stack at the table, once the last hand's end is stored."""
+    table = app.directory.actors[room].table
+    return {s.player: s.stack for s in table.seats if s is not None and not s.bot}
+
+
+async def test_the_record_counts_every_hand_and_nets_exactly_the_chips_that_moved(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    clients = [await Client.connect(app.ws_url) for _ in range(3)]
+    players = [(await c.hello(f"rec{i}"))["player"] for i, c in enumerate(clients)]
+    rooms = {}
+    moved: dict[str, dict[str, int]] = {}
+    for game_name in ("holdem", "zhajinhua", "doudizhu"):
+        rooms[game_name] = await play_hands(app, clients, game_name, 2)
+        await asyncio.sleep(0.2)  # the last hand's records are written just after it is stored
+        moved[game_name] = {p: s - BUY_IN for p, s in (await stacks_now(app, rooms[game_name])).items()}
+    assert any(moved[g][p] for g in moved for p in players)  # chips did move
+    for c, player in zip(clients, players, strict=True):
+        record = await c.request({"t": "my_record", "last": 50})
+        assert record["t"] == "record"
+        assert record["hands"] == 6, record
+        for game_name in rooms:
+            assert record["games"][game_name] == {"hands": 2, "net": moved[game_name][player]}
+        recent = record["recent"]
+        assert [(r["game"], r["hand"]) for r in recent] == [
+            (g, n) for g in ("doudizhu", "zhajinhua", "holdem") for n in (2, 1)]  # newest first
+        for game_name, room in rooms.items():
+            mine = [r for r in recent if r["room"] == room]
+            assert sum(r["net"] for r in mine) == moved[game_name][player]
+            assert all(r["name"] == f"{GAMES[game_name].title} table" for r in mine)
+        assert recent == sorted(recent, key=lambda r: -r["time_ms"])
+        assert (await c.request({"t": "my_record", "last": 1}))["recent"] == recent[:1]
+    for c in clients:
+        await c.close()
+
+
+async def test_a_bot_seat_has_no_record_and_a_new_player_has_an_empty_one(make_app):
+    app = await make_app(games=GAMES, deck=shuffled_deck)
+    human = await Client.connect(app.ws_url)
+    await human.hello("solo")
+    room = await play_hands(app, [human], "holdem", 1, bots=1, between_hands_seconds=600)
+    await asyncio.sleep(0.2)
+    table = app.directory.actors[room].table
+    bot = next(s.player for s in table.seats if s is not None and s.bot)
+    assert await app.store.player_record(bot, 10) == ({}, [])
+    record = await human.request({"t": "my_record"})
+    assert record["games"]["holdem"]["hands"] == 1
+    fresh = await Client.connect(app.ws_url)
+    await fresh.hello("newcomer")
+    empty = await fresh.request({"t": "my_record"})
+    assert empty == {"t": "record", "ref": empty["ref"], "hands": 0, "recent": [],
+                     "games": {g: {"hands": 0, "net": 0} for g in ("holdem", "zhajinhua", "doudizhu")}}
+    for c in (human, fresh):
+        await c.close()
+
+
+async def test_a_result_is_recorded_once_and_only_the_last_ones_are_kept(make_app):
+    app = await make_app(games=GAMES)
+    store = app.store
+    first = HandResult("p-once", "r-1", "t", "holdem", 1, 0, 40)
+    assert await store.record_hand(first.player, first.key, 1000, "holdem", 40, first.to_wire(), RESULTS_KEPT)
+    assert not await store.record_hand(first.player, first.key, 2000, "holdem", 40, first.to_wire(), RESULTS_KEPT)
+    assert (await store.player_record("p-once", 10))[0] == {"holdem:hands": 1, "holdem:net": 40}
+    for n in range(2, 6):
+        r = HandResult("p-once", "r-1", "t", "zhajinhua", n, 0, -n)
+        await store.record_hand(r.player, r.key, 1000 * n, r.game, r.net, r.to_wire(), 3)
+    totals, recent = await store.player_record("p-once", 50)
+    assert totals == {"holdem:hands": 1, "holdem:net": 40, "zhajinhua:hands": 4, "zhajinhua:net": -14}
+    assert [r["hand"] for r in recent] == [5, 4, 3]  # the three newest kept, the totals unchanged
+    assert recent[0] == {"room": "r-1", "name": "t", "game": "zhajinhua", "hand": 5, "seat": 0, "net": -5,
+                         "time_ms": 5000}
