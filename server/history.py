@@ -335,6 +335,31 @@ def hand_object(hand: Hand, game: str | None, viewer: int | str | None = VIEW_AL
     }
 
 
+def history_reply(hands: list[Hand], player: str | None, game: str, room: str, last: int,
+                  playing: int | None = None, league_over: bool = False) -> dict[str, Any]:
+    """The ``history`` reply: ``hands``, the last ``last`` finished hands ``player`` was dealt
+    into, each as that seat saw it (a finished league match: every finished hand, as a
+    spectator saw it, for whoever played none of them), and ``current``: hand number
+    ``playing`` (the hand under way, None if none) so far, as ``player`` sees it (its seat,
+    or a spectator's view if it was not dealt in) with ``versions``, the room version of
+    each of its events; None when there is no hand under way or its start is no longer in
+    ``hands``."""
+    mine = [h for h in hands if h.finished and any(s.player == player for s in h.seats)]
+    if league_over and not mine:
+        mine = [h for h in hands if h.finished]
+    objects = [hand_object(hand, game, _seat_of(hand, player), room) for hand in mine[-last:]]
+    current = None
+    under_way = hands[-1] if hands and not hands[-1].finished and hands[-1].number == playing else None
+    if under_way is not None and under_way.events and under_way.events[0].event.get("type") == "hand_started":
+        current = hand_object(under_way, game, _seat_of(under_way, player), room)
+        current["versions"] = [item.entry.version for item in under_way.events]
+    return {"t": "history", "room": room, "hands": objects, "current": current}
+
+
+def _seat_of(hand: Hand, player: str | None) -> int | None:
+    return next((s.seat for s in hand.seats if s.player == player), None)
+
+
 def hand_records(hand: Hand, viewer: int | str | None = VIEW_ALL, room: str | None = None) -> list[dict[str, Any]]:
     """The hand's events as plain records, one per event, for JSON lines:
     ``{"room", "hand", "v" (room version), "id" (stream id), "time_ms", "event"}``."""

@@ -26,7 +26,7 @@ from .aio import Background
 from .cluster.directory import Directory
 from .config import Settings
 from .gate import Gate
-from .history import Entry, hand_object, split_hands
+from .history import Entry, history_reply, split_hands
 from .league.report import as_published
 from .league.service import LeagueService
 from .metrics import Metrics
@@ -200,19 +200,14 @@ class Lobby:
 
     async def _history(self, session: Session, msg: m.History) -> None:
         """The player's last hands of a room (those it was dealt into), each as it saw
-        them: its own cards, nobody else's unless shown."""
+        them: its own cards, nobody else's unless shown; and the hand under way so far."""
         view = await self._view(msg.room)
         entries = await self.store.recent_entries(msg.room, HISTORY_ENTRIES)
-        hands = split_hands([Entry(*e) for e in entries])
-        mine = [h for h in hands if h.finished and any(s.player == session.player_id for s in h.seats)]
-        league_room = view.table.league is not None and view.table.closed
-        if league_room and not mine:  # a finished league match: every hand, as a spectator saw it
-            mine = [h for h in hands if h.finished]
-        objects = []
-        for hand in mine[-(msg.last or 10):]:
-            seat = next((s.seat for s in hand.seats if s.player == session.player_id), None)
-            objects.append(hand_object(hand, view.table.game, seat, msg.room))
-        session.send(_with_ref({"t": "history", "room": msg.room, "hands": objects}, msg.ref))
+        table = view.table
+        playing = table.hand_no if tbl.playing(table) else None
+        reply = history_reply(split_hands([Entry(*e) for e in entries]), session.player_id, table.game, msg.room,
+                              msg.last or 10, playing, league_over=table.league is not None and table.closed)
+        session.send(_with_ref(reply, msg.ref))
 
     async def _league(self, session: Session, msg: m.Message) -> dict[str, Any]:
         """The ``leagues`` list or one ``league``, from the reports leagues publish

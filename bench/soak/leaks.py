@@ -238,7 +238,7 @@ class _Walk:
                     if key == "deck" or (kind is str and value in self.seeds):
                         return False
                     if hand is not None:
-                        if key in CARD_KEYS and not self._cards_ok(value):
+                        if key in CARD_KEYS and not _hand_number(key, value) and not self._cards_ok(value):
                             return False
                         if kind is str and type(key) is str and key.endswith("ranks") and self._too_many(value):
                             return False
@@ -279,7 +279,7 @@ class _Walk:
             if isinstance(value, str) and value in self.seeds:
                 self.flag("seed_before_reveal", (*path, key), "the hand's server seed before the hand is over")
             if self.hand is not None:
-                if key in CARD_KEYS and not self._cards_ok(value):
+                if key in CARD_KEYS and not _hand_number(key, value) and not self._cards_ok(value):
                     hidden = sorted(c for c in _ints(value) if c not in self.allowed and _is_card(self.game, c))
                     self.flag("hidden_card", (*path, key), f"cards {hidden} are hidden from this viewer")
                 elif isinstance(value, str) and isinstance(key, str) and key.endswith("ranks") \
@@ -342,6 +342,12 @@ class _Walk:
 
 
 known_ranks_alphabet = frozenset(RANK_NAMES)
+
+
+def _hand_number(key: Any, value: Any) -> bool:
+    """``hand`` holding one number: a hand's number (a ``history`` hand), not its cards
+    (which every view holds as a list)."""
+    return key == "hand" and type(value) is int
 
 
 def _plain_int(value: Any) -> bool:

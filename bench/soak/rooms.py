@@ -12,7 +12,9 @@ People come and go as on a real table: seated players act on their own snapshot 
 between hands, sit out and back in; busted and departed players keep watching; new
 players take the freed seats (often between hands, while the last hand's final view is
 still the room's view); a spectator watches throughout; some rooms have bot seats.
-Every message goes through the :class:`~bench.soak.leaks.Scanner` with the rules'
+During a hand each change also has one viewer, in turn, ask for the room's ``history``
+(the hand under way as that viewer may see it, ``server.history.history_reply``, as a
+client coming to the table on another device does). Every message goes through the :class:`~bench.soak.leaks.Scanner` with the rules'
 :class:`~bench.soak.leaks.Knowledge` of that moment: an event with what the events up to
 and including it revealed, a snapshot with what the whole change revealed.
 """
@@ -29,6 +31,7 @@ from typing import Any
 from client_demo.updates import RoomFollower
 from engine import bots, fairness
 from engine.game import Game
+from server.history import Entry, history_reply, split_hands
 from server.options import parse_room_options
 from server.room import table as tbl
 from server.room.core import (
@@ -127,6 +130,7 @@ class ScanRoom:
         self._seqs = itertools.count(1)
         self.hands = 0
         self.changes = 0
+        self.entries: list[Entry] = []  # the room's stream since the last hand started
 
     # --- what the room needs from outside ------------------------------------------------
 
@@ -172,6 +176,22 @@ class ScanRoom:
                 if v.player_id == payout.player and v.id in self.view.viewers:
                     v.send(left_message(self.core.room, payout, 10_000))
         self.changes += 1
+        self._ask_history(change)
+
+    def _ask_history(self, change: Change) -> None:
+        """Keep the change in the room's stream; while a hand is under way, one viewer
+        (each in turn) asks for the ``history``, whose ``current`` tells that hand so far."""
+        if any(e.get("type") == "hand_started" for e in change.events):
+            self.entries = []
+        if change.events:
+            self.entries.append(Entry(f"{self.now}-{self.changes}", change.table.version, change.events))
+        table = self.core.table
+        if not tbl.playing(table) or not self.viewers:
+            return
+        viewer = self.viewers[self.changes % len(self.viewers)]
+        reply = history_reply(split_hands(self.entries), viewer.player_id, self.game.name, table.room, 10,
+                              table.hand_no)
+        viewer.send(reply)
 
     def _learn(self, change: Change) -> None:
         """What the change's events reveal, by the rules; a new hand starts afresh."""

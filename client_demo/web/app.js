@@ -206,12 +206,16 @@ export const app = {
     this.render();
   },
 
-  /** A hand-history line: `redo()` gives [text, class] in the current language (again after a switch). */
-  log(roomId, redo, first = null) {
+  /**
+   * A hand-history line: `redo()` gives [text, class] in the current language (again after a
+   * switch). `partial`: the number of the hand whose start this page did not see, for the
+   * lines it draws from the view instead (replaced once the server tells the hand).
+   */
+  log(roomId, redo, first = null, partial = null) {
     if (!store.logs.has(roomId)) store.logs.set(roomId, []);
     const log = store.logs.get(roomId);
     const [text, cls] = first || redo();
-    log.push({ text, cls: cls || "", redo });
+    log.push({ text, cls: cls || "", redo, partial });
     if (log.length > 300) log.splice(0, log.length - 300);
   },
 
@@ -410,18 +414,20 @@ conn.on("left", (msg) => {
 
 /**
  * The hand-history panel after a reload: our last hands of the room, as we saw them, go
- * before whatever this page logged live (docs/protocol.md, `history`).
+ * before whatever this page logged live, and the hand under way, when this page came to it
+ * mid-way without this tab's record of it (another device), is told from its start
+ * (docs/protocol.md, `history`).
  */
 async function loadHistory(roomId) {
   store.historyAsked.add(roomId);
   try {
     const reply = await conn.request({ t: "history", room: roomId, last: 10 }, { quiet: true });
     const snap = store.snaps.get(roomId);
-    if (!snap || !reply.hands || !reply.hands.length) return;
-    const lines = table.historyLines(snap, reply.hands);
-    if (!lines.length) return;
-    store.logs.set(roomId, lines.concat(store.logs.get(roomId) || []));
-    if (store.current === roomId) table.render(main, store.snaps.get(roomId));
+    if (!snap) return;
+    const told = reply.current ? table.tellCurrent(snap, reply.current) : false;
+    const lines = reply.hands && reply.hands.length ? table.historyLines(snap, reply.hands) : [];
+    if (lines.length) store.logs.set(roomId, lines.concat(store.logs.get(roomId) || []));
+    if ((told || lines.length) && store.current === roomId) table.render(main, store.snaps.get(roomId));
   } catch (err) {
     if (err.code === "disconnected") store.historyAsked.delete(roomId); // asked again after the resume
   }

@@ -74,6 +74,13 @@ export function keepOpening(room, handNo, version, view) {
   write(HAND_PREFIX + room, { hand: handNo, version, opening: view, events: [], at: Date.now() });
 }
 
+/** The whole of hand `handNo` of `room` so far (`events`: [[version, event, note?]], from its
+ * `hand_started`), as the page holds it at room `version`: the record a reload starts from. */
+export function keepHand(room, handNo, events, version) {
+  const since = events.length ? events[0][0] : version;
+  write(HAND_PREFIX + room, { hand: handNo, since, version, opening: null, events, at: Date.now() });
+}
+
 /** The room's version this page holds now (its snapshot), for the hand under way. */
 export function keepVersion(room, handNo, version) {
   const rec = storedHand(room);

@@ -9,7 +9,7 @@ import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
 import { roomName, shortTitle } from "./lobby.js";
 import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
-import { keepEvent, keepOpening, keepVersion, storedHand } from "./handlog.js";
+import { keepEvent, keepHand, keepOpening, keepVersion, storedHand } from "./handlog.js";
 import { t, tParts } from "./i18n.js";
 import { animate, soundFor, turnChime } from "./fx.js";
 
@@ -102,14 +102,16 @@ export class TableScreen {
       if (ctx.ui.sawOpeningFor !== snap.hand_no && module.opening) {
         if (ctx.ui.expectHand !== snap.hand_no) {
           const handNo = snap.hand_no;
-          this.app.log(snap.room, () => [t("log.in_progress", { n: handNo }), "sep"]);
+          this.app.log(snap.room, () => [t("log.in_progress", { n: handNo }), "sep"], null, handNo);
           ctx.ui.partialHand = snap.hand_no;
+          ctx.ui.partialVersion = snap.version;
           keepOpening(snap.room, snap.hand_no, snap.version, view); // a reload starts the hand here too
         }
+        const partial = ctx.ui.partialHand === snap.hand_no ? snap.hand_no : null;
         module.opening(ctx).forEach((_, i) => this.app.log(snap.room, () => {
           const line = module.opening(ctx)[i];
           return Array.isArray(line) ? line : [line, ""];
-        }));
+        }, null, partial));
       }
     }
     const log = this.store.logs.get(snap.room) || [];
@@ -529,14 +531,15 @@ export class TableScreen {
     const room = snap.room;
     const handNo = snap.hand_no;
     if (!whole) {
-      this.app.log(room, () => [t("log.in_progress", { n: handNo }), "sep"]);
+      this.app.log(room, () => [t("log.in_progress", { n: handNo }), "sep"], null, handNo);
       const octx = { ...ctx, view: rec.opening };
       const opening = () => (ctx.module.opening ? ctx.module.opening(octx) : []);
       opening().forEach((_, i) => this.app.log(room, () => {
         const line = opening()[i];
         return Array.isArray(line) ? line : [line, ""];
-      }));
+      }, null, handNo));
       ui.partialHand = handNo;
+      ui.partialVersion = rec.events.length ? rec.events[0][0] - 1 : rec.version;
     }
     for (const [version, ev] of rec.events) {
       const [line, cls] = this.absorb(ev, ctx, version, whole && complete);
@@ -545,6 +548,45 @@ export class TableScreen {
     if (!complete) this.app.log(room, () => [t("log.reload_gap"), "warn"]);
     ui.expectHand = handNo;
     ui.sawOpeningFor = handNo;
+  }
+
+  /**
+   * The hand under way as the server tells it (`history`'s `current`: its events as this
+   * page's viewer may see them, with their room versions), for a page that came to it
+   * mid-way without this tab's record of it (another device, a new tab): its lines take the
+   * place of the summary drawn from the view, the events that came live since stay after
+   * them, the seats' notes are worked out again from the start, and the tab's record keeps
+   * the hand whole for a reload. False when there is nothing to tell (the page saw the hand
+   * start, or the hand is no longer the one on the table).
+   */
+  tellCurrent(snap, current) {
+    const ui = this.uiFor(snap.room);
+    const events = current.events || [];
+    const versions = current.versions || [];
+    if (current.hand !== snap.hand_no || ui.partialHand !== current.hand || !GAMES[snap.game]) return false;
+    if (!events.length || events[0].type !== "hand_started" || versions.length !== events.length) return false;
+    const upto = ui.partialVersion ?? snap.version;
+    const ctx = { ...this.context(snap), replaying: true };
+    const told = [];
+    const kept = [];
+    events.forEach((ev, i) => {
+      if (versions[i] > upto) return; // it came live: logged and kept already
+      kept.push([versions[i], ev]);
+      const [line, cls] = this.absorb(ev, ctx, versions[i], false);
+      if (line) told.push({ text: line, cls: cls || "", redo: () => lineFor(ev, ctx), partial: null });
+    });
+    const rec = storedHand(snap.room);
+    const live = rec && rec.hand === current.hand ? rec.events.filter(([v]) => v > upto) : [];
+    if (ctx.module.track) for (const [, ev] of live) ctx.module.track(ev, ctx);
+    const log = this.store.logs.get(snap.room) || [];
+    const at = log.findIndex((line) => line.partial === current.hand);
+    const rest = log.filter((line) => line.partial !== current.hand);
+    rest.splice(at < 0 ? rest.length : at, 0, ...told);
+    this.store.logs.set(snap.room, rest);
+    keepHand(snap.room, current.hand, kept.concat(live), Math.max(upto, rec ? rec.version : 0));
+    ui.partialHand = null;
+    ui.sawOpeningFor = current.hand;
+    return true;
   }
 
   /** The end of the hand on the table, from the tab's record of it: who was stood up then. */

@@ -36,6 +36,22 @@ def _open_history(page: Any) -> None:
         expect(history).to_have_class("history open")
 
 
+def play_to_my_turn_after(page: Any, bot: int) -> None:
+    """Play on (call or check) until it is my turn with the bot's last action on its seat."""
+    t = table(page)
+    for _ in range(30):
+        page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')")
+        if page.get_by_test_id(f"seat-note-{bot}").count() and t.get_attribute("data-over") == "0":
+            return
+        version = t.get_attribute("data-version") or ""
+        for tid in ("act-check", "act-call"):
+            if page.get_by_test_id(tid).count():
+                page.get_by_test_id(tid).click()
+                break
+        expect(t).not_to_have_attribute("data-version", version)
+    raise AssertionError("never my turn after a bot's action")
+
+
 def _reload(page: Any) -> None:
     page.reload()
     expect(table(page)).to_be_visible()
@@ -50,19 +66,7 @@ def test_a_reload_mid_hand_keeps_the_holdem_history_and_the_seat_notes(new_page,
                  between_hands_seconds=1)
     t = table(page)
     bot = 1
-    # play on (call or check) until it is my turn with the bot's last action on its seat
-    for _ in range(30):
-        page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')")
-        if page.get_by_test_id(f"seat-note-{bot}").count() and t.get_attribute("data-over") == "0":
-            break
-        version = t.get_attribute("data-version") or ""
-        for tid in ("act-check", "act-call"):
-            if page.get_by_test_id(tid).count():
-                page.get_by_test_id(tid).click()
-                break
-        expect(t).not_to_have_attribute("data-version", version)
-    else:
-        raise AssertionError("never my turn after a bot's action")
+    play_to_my_turn_after(page, bot)
     _open_history(page)
     before = hand_lines(page)
     note = page.get_by_test_id(f"seat-note-{bot}").inner_text()

@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 from engine import fairness
+from engine.game import event_for
 from server.cli import main
 from server.games import GAMES
 from server.verify import verify_hand
 
-from .test_real_games import choose
+from .test_real_games import choose, next_action
 from .wsclient import Client
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
@@ -282,6 +283,49 @@ async def test_history_gives_a_player_its_own_hands_as_it_saw_them(make_app):
     bad = await stranger.request({"t": "history", "room": room, "last": 0})
     assert (bad["code"], bad["field"]) == ("bad_message", "last")
     assert (await stranger.request({"t": "history", "room": "r-none"}))["code"] == "no_such_room"
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+async def test_history_tells_a_second_device_the_hand_under_way_as_its_seat_sees_it(make_app, name):
+    app = await make_app(games=GAMES, deck=None)
+    room, clients, _ = await seat_players(app, name)
+    actor = app.directory.actors[room]
+    if actor.table.hand is None:
+        await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_started")
+    for step in range(2):  # two moves into the hand (three passes would end a Dou Dizhu deal)
+        hand = actor.table.hand
+        seat = hand.to_act
+        action = next_action(name, hand, random.Random(step))
+        assert (await clients[seat].request({"t": "act", "room": room, "id": f"m{step}", "action": action}))["t"] == "ack"
+    assert not actor.table.hand.is_over
+    token = clients[0].token
+    device = await Client.connect(app.ws_url)  # the same player on another device
+    await device.hello(token=token)
+    reply = await device.request({"t": "history", "room": room})
+    assert reply["hands"] == []  # no finished hand yet
+    current = reply["current"]
+    stored = stored_hand_so_far([e for _, evs in await app.store.room_events(room) for e in evs])
+    assert current["hand"] == 1 and current["finished"] is False and current["viewer"] == 0
+    assert current["events"] == [event_for(e, 0) for e in stored]  # every event, as seat 0 sees it
+    assert len(current["events"]) > 4 and current["events"][0]["type"] == "hand_started"
+    versions = [v for v, evs in await app.store.room_events(room) for _ in evs][-len(stored):]
+    assert current["versions"] == versions and versions[-1] == actor.table.version
+    assert not (current.get("fairness") or {}).get("server_seed")  # the seed stays secret until the end
+    watcher = await Client.connect(app.ws_url)
+    await watcher.hello("watcher")
+    seen = (await watcher.request({"t": "history", "room": room}))["current"]
+    assert seen["viewer"] is None and seen["events"] == [event_for(e, None) for e in stored]
+    assert all("only" not in e for e in current["events"] + seen["events"])
+    await play_out(app, name, room, clients)
+    await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_ended")
+    after = await device.request({"t": "history", "room": room})
+    assert after["current"] is None and [h["hand"] for h in after["hands"]] == [1]
+
+
+def stored_hand_so_far(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of the last hand started, to now."""
+    start = max(i for i, e in enumerate(events) if e["type"] == "hand_started")
+    return events[start:]
 
 
 async def test_history_never_gives_a_seats_earlier_hands_to_its_next_occupant(make_app):

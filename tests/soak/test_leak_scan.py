@@ -68,3 +68,18 @@ def test_the_scan_finds_a_server_seed_shown_before_the_hand_is_over(monkeypatch)
     monkeypatch.setattr(tbl, "public_proof", lambda fair, reveal: dict(fair))
     scan = scan_game(GAMES["zhajinhua"], 10, seed=3)
     assert "seed_before_reveal" in {v.kind for v in scan.violations}
+
+
+def test_the_scan_reads_the_hand_under_way_of_history_as_each_viewer_asks_for_it(monkeypatch):
+    """A client that comes to the table mid-hand (another device) asks ``history`` for the
+    hand so far: the scan asks it for every viewer in turn, and notices when its events are
+    not filtered for the one asking."""
+    import server.history as history
+
+    clean = scan_game(GAMES["holdem"], 20, seed=3)
+    assert clean.violations == []
+    monkeypatch.setattr(history, "event_for", lambda event, seat: event)
+    scan = scan_game(GAMES["holdem"], 20, seed=3)
+    assert scan.violations, "the scanner missed hole cards in the history's hand under way"
+    assert all(".current" in v.path or v.path.startswith("current") for v in scan.violations), \
+        [v.path for v in scan.violations[:3]]
