@@ -7,7 +7,7 @@
 
 import { Connection, forgetToken, storedToken } from "./net.js";
 import { h, clear, chips } from "./dom.js";
-import { Lobby, detectCjkFont } from "./lobby.js";
+import { Lobby, detectCjkFont, fieldLabel } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { LeagueScreen } from "./league.js";
 import { freshSeed } from "./verify.js";
@@ -109,7 +109,7 @@ function showError(err) {
   }
   const title = err.code ? tMaybe(`err.${err.code}`) : null;
   if (!title) { toast(message, "error"); return; }
-  const field = err.field ? tMaybe(`opt.${String(err.field).replace(/^config\./, "")}`, {}, err.field) : null;
+  const field = err.field ? fieldLabel(snap ? snap.game : lobby.creating, err.field) : null;
   toast(field ? `${title}：${field}` : title, "error");
 }
 

@@ -723,7 +723,7 @@ const zh = {
   "app.left_with": "你带着 {chips} 筹码离开了牌桌。",
   "app.busted": "你的筹码输光了：重新买入即可继续。",
   "app.stood_up": "你暂离太久，座位已释放，{chips} 筹码已退回钱包。",
-  "app.no_cjk": "No Chinese font on this device: Chinese text may show as boxes. Switch to EN in the top bar.",
+  "app.no_cjk": "此设备没有中文字体，中文可能显示为方框。可点顶栏的 EN 换成英文。",
   "app.noscript": "棋牌室需要启用 JavaScript。",
 
   "err.generic": "出错了",

@@ -349,7 +349,7 @@ export class Lobby {
       else await this.app.spectate(snap.room);
     } catch (err) {
       if (err.field) {
-        const name = err.field.replace(/^config\./, "");
+        const name = err.field.replace(/^(options|config)\./, "");
         const el = form.querySelector(`[data-opt="${name}"]`);
         if (el) {
           const details = el.closest("details");
@@ -372,6 +372,16 @@ export class Lobby {
  */
 function optionText(prefix, game, name, fallback) {
   return tMaybe(`${prefix}.${game}.${name}`) ?? tMaybe(`${prefix}.${name}`, {}, fallback);
+}
+
+/**
+ * The page's name for the field a refused request names (`err.field`: `buy_in_max`,
+ * `options.seats`, `config.ante`) as the create form labels it for `game`; null for a
+ * field the page has no name for (the server's own names are not for players).
+ */
+export function fieldLabel(game, field) {
+  const name = String(field).replace(/^(options|config)\./, "");
+  return /^[a-z0-9_]+$/.test(name) ? optionText("opt", game, name, null) : null;
 }
 
 // the choices of these options are worded elsewhere (the league page's strategy names)

@@ -422,3 +422,41 @@ def test_the_lobby_and_the_create_forms_speak_one_language(new_page, shots, lang
     page.get_by_test_id(f"watch-{quick}").click()
     expect(page.locator("[data-testid=table] .table-name")).to_have_text(ROOM_NAMES[lang]["quick"])
     assert foreign_texts(page, "[data-testid=table]", lang, [OTHER[lang]]) == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_refused_option_is_named_in_chinese_by_the_forms_label(new_page, viewport):
+    page = new_page(viewport, locale=ZH)
+    enter(page, "小红")
+    page.get_by_test_id("create-holdem").click()
+    form = page.get_by_test_id("create-form")
+    cases = [("buy_in_max", "最大买入"), ("ante", "前注")]  # Hold'em's ante (Zha Jin Hua's is 底注)
+    for name, label in cases:
+        field = form.get_by_test_id(f"opt-{name}")
+        if not field.is_visible():
+            form.locator("details.more > summary").click()
+        before = field.input_value()
+        field.fill("99999999999999999")  # past what JSON carries exactly: refused, naming the field
+        form.get_by_test_id("create-submit").click()
+        toast = page.get_by_test_id("toast-error").last
+        expect(toast).to_have_text(f"服务器没看懂这个请求：{label}")
+        assert not re.search(r"[A-Za-z_]", toast.inner_text()), toast.inner_text()
+        expect(field).to_have_class(re.compile(r"\binvalid\b"))  # and the form marks it
+        field.fill(before)
+
+
+# Every text measures the same: the page finds no font with Chinese glyphs.
+_NO_CJK_FONT = """
+CanvasRenderingContext2D.prototype.measureText = function () { return { width: 120 }; };
+"""
+
+
+def test_the_missing_chinese_font_notice_is_in_the_pages_language(new_page):
+    zh = new_page(DESKTOP, locale=ZH, init_script=_NO_CJK_FONT)
+    expect(zh.locator("html")).to_have_class(re.compile(r"\bno-cjk\b"))
+    notice = zh.get_by_test_id("toast").first
+    expect(notice).to_contain_text("中文字体")
+    assert not re.search(r"[A-Za-z]{3,}", notice.inner_text()), notice.inner_text()  # no English words
+    en = new_page(DESKTOP, locale=EN, init_script=_NO_CJK_FONT)
+    expect(en.locator("html")).to_have_class(re.compile(r"\bno-cjk\b"))
+    expect(en.get_by_test_id("toast")).to_have_count(0)  # the English page has nothing to say
