@@ -10,6 +10,7 @@ import { h, clear, chips } from "./dom.js";
 import { Lobby, detectCjkFont, fieldLabel } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { LeagueScreen } from "./league.js";
+import { RecordPanel } from "./record.js";
 import { freshSeed } from "./verify.js";
 import { t, tMaybe, lang, setLang, onLangChange, applyLang } from "./i18n.js";
 import { effectsOn, setEffects, applyEffects } from "./fx.js";
@@ -36,6 +37,7 @@ const main = document.getElementById("main");
 const lobby = new Lobby({ conn, store, app: null });
 const table = new TableScreen({ conn, store, app: null });
 const leagues = new LeagueScreen({ conn, store, app: null });
+const records = new RecordPanel({ conn, store });
 
 // --- toasts ------------------------------------------------------------------------------
 
@@ -143,9 +145,13 @@ function renderIdentity() {
   const el = clear(document.getElementById("me"));
   if (!store.welcome) return;
   el.append(
-    h("span", { class: "me-name", "data-testid": "me-name" }, store.welcome.name),
+    // the name opens your record too: on a phone the top bar has no room for its button
+    h("button", { class: "me-name", type: "button", "data-testid": "me-name", title: t("rec.open_title"),
+      onclick: () => records.open() }, store.welcome.name),
     h("span", { class: "me-wallet", "data-testid": "wallet", title: t("wallet.title") },
       h("span", { class: "chip-icon" }), chips(store.wallet)),
+    h("button", { class: "top-switch record-switch", type: "button", "data-testid": "my-record",
+      title: t("rec.open_title"), onclick: () => records.open() }, t("rec.open")),
   );
 }
 
@@ -317,6 +323,7 @@ export const app = {
 lobby.app = app;
 table.app = app;
 leagues.app = app;
+app.records = records;
 app.table = table; // its per-room UI state (last compare, opened panels) from the devtools and tests
 
 // --- server messages ------------------------------------------------------------------------
@@ -530,6 +537,7 @@ onLangChange(() => {
     for (const line of lines) if (line.redo) { const [text, cls] = line.redo(); line.text = text; line.cls = cls || ""; }
   }
   lobby.filter.stakes = "";
+  records.draw();
   renderConnState();
   renderSwitches();
   clear(main);

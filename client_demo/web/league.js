@@ -748,15 +748,15 @@ function signed(x, d) {
   return Number(text) > 0 ? `+${text}` : Number(text) === 0 ? Number(0).toFixed(d) : text;
 }
 
-function signedChips(n) {
+export function signedChips(n) {
   if (n === null || n === undefined) return "–";
   return n > 0 ? `+${chips(n)}` : chips(n);
 }
 
-function signClass(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
+export function signClass(n) { return n > 0 ? "plus" : n < 0 ? "minus" : ""; }
 
 /** A time as people of this language read it: 25 Nov 2026, 12:48 / 2026年11月25日 12:48. */
-function when(ms) {
+export function when(ms) {
   try {
     return new Date(ms).toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   } catch (err) {
@@ -797,8 +797,11 @@ function levelBlinds(settings, n) {
   return i === null ? null : settings.levels[i];
 }
 
-/** The hands of a room as its history words them: number, each seat's net, then each line. */
-function handNode(hand, around = {}) {
+/**
+ * The hands of a room as its history words them: number, each seat's net, then each line
+ * (`testid`: the section's, for the page it is on).
+ */
+export function handNode(hand, around = {}, testid = "league-hand") {
   const ctx = historyContext(hand, { room: hand.room, game: hand.game }, around);
   const lines = [];
   for (const ev of hand.events || []) {
@@ -808,7 +811,7 @@ function handNode(hand, around = {}) {
   }
   const nets = (hand.result || []).map((r) => h("span", { class: `hand-net ${signClass(r.net)}` },
     `${ctx.name(r.seat)} ${signedChips(r.net)}`));
-  return h("section", { class: "league-hand", "data-testid": "league-hand", "data-hand": hand.hand },
+  return h("section", { class: "league-hand", "data-testid": testid, "data-hand": hand.hand },
     h("h3", {}, t("table.hand", { n: hand.hand }), h("span", { class: "hand-nets" }, nets)),
     h("ol", { class: "history-list" }, lines));
 }

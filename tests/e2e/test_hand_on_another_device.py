@@ -10,8 +10,15 @@ from typing import Any
 import pytest
 
 from .conftest import discard
-from .test_stranded_reload import LOCALES, _open_history, hand_lines, play_to_my_turn_after
-from .ui import SIZES, create_table, enter, expect, screenshot, table
+from .test_stranded_reload import (
+    CASES,
+    LOCALES,
+    _open_history,
+    hand_lines,
+    heads_up_against_a_bot,
+    play_to_my_turn_after,
+)
+from .ui import SIZES, expect, screenshot, table
 
 pytestmark = pytest.mark.browser
 
@@ -26,12 +33,9 @@ def _same_moment(a: Any, b: Any) -> str:
     raise AssertionError(f"the pages stay at versions {va} and {vb}")
 
 
-@pytest.mark.parametrize("size, lang", [("desktop", "en"), ("phone", "zh")])
+@pytest.mark.parametrize("size, lang", CASES)
 def test_a_second_device_mid_hand_shows_the_hand_so_far_line_by_line(new_page, shots, size, lang):
-    first = new_page(SIZES[size], locale=LOCALES[lang])
-    enter(first, "devi")
-    create_table(first, "holdem", seats=2, bots=1, bot_delay_seconds=0.3, action_seconds=120,
-                 between_hands_seconds=1)
+    first = heads_up_against_a_bot(new_page, size, lang, "devi")
     bot = 1
     play_to_my_turn_after(first, bot)
     _open_history(first)

@@ -43,13 +43,28 @@ def play_to_my_turn_after(page: Any, bot: int) -> None:
         page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')")
         if page.get_by_test_id(f"seat-note-{bot}").count() and t.get_attribute("data-over") == "0":
             return
-        version = t.get_attribute("data-version") or ""
-        for tid in ("act-check", "act-call"):
-            if page.get_by_test_id(tid).count():
-                page.get_by_test_id(tid).click()
-                break
-        expect(t).not_to_have_attribute("data-version", version)
+        check_or_call(page)
     raise AssertionError("never my turn after a bot's action")
+
+
+def check_or_call(page: Any) -> None:
+    """Check, or else call, and wait for the table to take it."""
+    t = table(page)
+    version = t.get_attribute("data-version") or ""
+    for tid in ("act-check", "act-call"):
+        if page.get_by_test_id(tid).count():
+            page.get_by_test_id(tid).click()
+            break
+    expect(t).not_to_have_attribute("data-version", version)
+
+
+def heads_up_against_a_bot(new_page: Any, size: str, lang: str, name: str, **options: Any) -> Any:
+    """A page of player ``name`` seated at a new heads-up Hold'em table against a bot."""
+    page = new_page(SIZES[size], locale=LOCALES[lang])
+    enter(page, name)
+    create_table(page, "holdem", **{"seats": 2, "bots": 1, "bot_delay_seconds": 0.3, "action_seconds": 120,
+                                    "between_hands_seconds": 1, **options})
+    return page
 
 
 def _reload(page: Any) -> None:
