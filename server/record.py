@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game import Event
 
+from .history import Entry, Hand, net_results, split_hands
+
 if TYPE_CHECKING:
     from .room import table as tbl
 
@@ -66,6 +68,29 @@ def hand_results(before: tbl.Table, after: tbl.Table, events: list[Event]) -> li
         results.append(HandResult(player, after.room, str(after.options.get("name", "")), after.game,
                                   int(ended.get("hand_no", after.hand_no)), seat, final - info.stack))
     return results
+
+
+def last_hand_results(table: tbl.Table, entries: list[Entry]) -> tuple[list[HandResult], int | None]:
+    """The results of the table's last hand, if it is over, told from the room's stream
+    (``entries``, oldest first) rather than from the change that ended it: what a new owner
+    of the room writes again (once each) in case its previous owner stopped between storing
+    that change and writing the records. With the hand's time (ms) from the stream; nothing
+    when the entries do not reach back to where the seats' stacks before the hand are known
+    (the end of the hand before, or the room's first changes)."""
+    if table.league is not None or table.hand is None or not table.hand.is_over or not entries:
+        return [], None
+    seats = [None if s is None else {"player": s.player, "name": s.name, "stack": s.stack, "bot": s.bot}
+             for s in table.seats]
+    hands = {h.number: h for h in split_hands(entries, seats) if h.finished}
+    hand: Hand | None = hands.get(table.hand_no)
+    known_before = table.hand_no - 1 in hands or entries[0].version <= 2
+    if hand is None or not known_before:
+        return [], None
+    ended = next((item.entry for item in hand.events if item.event.get("type") == "hand_ended"), None)
+    nets = net_results(hand)
+    results = [HandResult(s.player, table.room, str(table.options.get("name", "")), table.game, hand.number, s.seat,
+                          nets[s.seat]) for s in hand.seats if not s.bot and s.seat in nets]
+    return results, None if ended is None else ended.time_ms
 
 
 def record_message(totals: dict[str, int], recent: list[dict[str, Any]]) -> dict[str, Any]:

@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..faults import crash_point
+from ..history import Entry
 from ..metrics import Metrics
 from ..protocol import error_message
-from ..record import RESULTS_KEPT, HandResult, hand_results
+from ..record import RESULTS_KEPT, HandResult, hand_results, last_hand_results
 from ..store import UNAVAILABLE, Acquired, Fenced, Store, VersionConflict, lease_token, pack
 from . import table as tbl
 from .core import (
@@ -58,6 +59,7 @@ log = logging.getLogger(__name__)
 _STOP = object()
 _TICK = object()
 _TAKE_BACK = object()
+CATCH_UP_ENTRIES = 300  # stream entries a new owner reads for its last hand's records (a hand and more)
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 
 
@@ -200,6 +202,7 @@ class RoomActor:
         reason = "stopped"
         try:
             await self._pay(self.core.unpaid())  # cash-outs a previous owner did not finish
+            await self._record_last_hand()  # and the records of its last hand, in case
             self._publish_summary()
             idle_since = time.monotonic()
             while True:
@@ -402,13 +405,26 @@ class RoomActor:
         await self._after(change)
         await self._record(hand_results(before, change.table, change.events))
 
-    async def _record(self, results: list[HandResult]) -> None:
+    async def _record_last_hand(self) -> None:
+        """Write the records of the last hand again, from the stream, if it is over: the
+        previous owner may have stopped between storing its end and writing them (each is
+        written once however often this runs)."""
+        if self.core.table.hand is None or not self.core.table.hand.is_over:
+            return
+        try:
+            entries = await self.store.recent_entries(self.room, CATCH_UP_ENTRIES)
+        except UNAVAILABLE:
+            return
+        results, time_ms = last_hand_results(self.core.table, [Entry(*e) for e in entries])
+        await self._record(results, time_ms)
+
+    async def _record(self, results: list[HandResult], time_ms: int | None = None) -> None:
         """Add a finished hand's results to its players' records (:mod:`server.record`).
         Each is written once however often this runs; one Redis could not take is left out
         of that player's record (the room's hand history still has the hand)."""
         for result in results:
             try:
-                await self.store.record_hand(result.player, result.key, self.clock(), result.game, result.net,
+                await self.store.record_hand(result.player, result.key, time_ms or self.clock(), result.game, result.net,
                                              result.to_wire(), RESULTS_KEPT)
             except UNAVAILABLE as exc:
                 log.warning("room %s: hand %d not added to %s's record (%s)", self.room, result.hand,

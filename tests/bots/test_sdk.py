@@ -225,6 +225,12 @@ async def test_the_sdk_sends_a_fresh_client_seed_on_join_and_after_every_hand(se
         assert all(len(s) == 22 for s in again) and not set(again) & set(seeds)
         (played,) = await b.history(room)
         assert played["hand"] == 1 and played["fairness"]["seeds"] == first["fairness"]["seeds"]
+        won = next(r["net"] for r in played["result"] if r["seat"] == 1)
+        assert won > 0  # a folded: b won the small blind
+        record = await b.my_record()
+        assert record["hands"] == 1 and record["games"]["holdem"] == {"hands": 1, "net": won}
+        assert [(r["room"], r["hand"], r["net"]) for r in record["recent"]] == [(room, 1, won)]
+        assert (await a.my_record(last=1))["games"]["holdem"] == {"hands": 1, "net": -won}
 
 
 async def test_closing_the_client_leaves_no_failure_unread(server):

@@ -117,3 +117,41 @@ async def test_a_result_is_recorded_once_and_only_the_last_ones_are_kept(make_ap
     assert [r["hand"] for r in recent] == [5, 4, 3]  # the three newest kept, the totals unchanged
     assert recent[0] == {"room": "r-1", "name": "t", "game": "zhajinhua", "hand": 5, "seat": 0, "net": -5,
                          "time_ms": 5000}
+
+
+async def test_a_new_owner_writes_the_records_its_previous_owner_did_not(make_app, monkeypatch):
+    """The owner stops between storing a hand's end and writing its records: the process
+    that takes the room next writes them, from the stream, once (again: no double count)."""
+    from server.room.actor import RoomActor
+
+    first = await make_app(games=GAMES, deck=shuffled_deck)
+    clients = [await Client.connect(first.ws_url) for _ in range(2)]
+    for i, c in enumerate(clients):
+        await c.hello(f"lost{i}")
+    written = RoomActor._record
+
+    async def crashed(self, results, time_ms=None):  # the records of the hand's end never written
+        return None
+
+    monkeypatch.setattr(RoomActor, "_record", crashed)
+    room = await play_hands(first, clients, "holdem", 1, between_hands_seconds=600)
+    moved = {p: s - BUY_IN for p, s in (await stacks_now(first, room)).items()}
+    assert (await clients[0].request({"t": "my_record"}))["hands"] == 0
+    monkeypatch.setattr(RoomActor, "_record", written)
+    for c in clients:
+        await c.close()
+    await first.stop()  # hands the room over
+
+    second = await make_app(games=GAMES, deck=shuffled_deck)
+    for i, player in enumerate(moved):
+        c = await Client.connect(second.ws_url)
+        await c.hello(token=clients[i].token)
+        assert (await c.request({"t": "sit_out", "room": room}))["t"] in ("room", "update", "ack")  # takes the room
+        await asyncio.sleep(0.2)
+        record = await c.request({"t": "my_record"})
+        assert record["games"]["holdem"] == {"hands": 1, "net": moved[player]}, record
+        assert [(r["room"], r["hand"]) for r in record["recent"]] == [(room, 1)]
+        await c.close()
+    actor = second.directory.actors[room]
+    await actor._record_last_hand()  # again: nothing more
+    assert (await second.store.player_record(next(iter(moved)), 10))[0]["holdem:hands"] == 1
