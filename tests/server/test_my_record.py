@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
+from pathlib import Path
 from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server.games import GAMES
 from server.record import RESULTS_KEPT, HandResult
@@ -15,6 +20,7 @@ from .test_real_games import next_action
 from .wsclient import Client
 
 BUY_IN = 2000
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the leak scan's rooms)
 
 
 async def play_hands(app, clients: list[Client], game_name: str, hands: int, **options: Any) -> str:
@@ -155,3 +161,45 @@ async def test_a_new_owner_writes_the_records_its_previous_owner_did_not(make_ap
     actor = second.directory.actors[room]
     await actor._record_last_hand()  # again: nothing more
     assert (await second.store.player_record(next(iter(moved)), 10))[0]["holdem:hands"] == 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1))
+def test_each_hands_results_are_the_chips_that_moved_and_the_stream_tells_the_same(game, seed):
+    """Rooms played in-process as on a real table (people come and go, bots, timeouts): for
+    every change that ends a hand, each person's result is its stack at the end minus at the
+    start, the results of a table of people add up to nothing (chips are conserved), and a
+    new owner reading the stream (:func:`server.record.last_hand_results`) finds the same."""
+    from bench.soak.leaks import Scanner
+    from bench.soak.rooms import ScanRoom, room_setup
+    from server.history import Entry
+    from server.record import hand_results, last_hand_results
+
+    rng = random.Random(seed)
+    room = ScanRoom(GAMES[game], "r-prop", rng, Scanner(game), **room_setup(GAMES[game], rng))
+    entries: list[Entry] = []
+    checked = 0
+    adopt = room.apply
+
+    def apply(change):
+        nonlocal checked
+        before = room.core.table
+        if change.events:
+            entries.append(Entry(f"{room.now}-{len(entries)}", change.table.version, change.events))
+        adopt(change)
+        ended = next((e for e in change.events if e["type"] == "hand_ended"), None)
+        if ended is None:
+            return
+        results = hand_results(before, change.table, change.events)
+        dealt = [i for i, p in enumerate(change.table.hand.players) if p is not None]
+        for r in results:
+            assert r.net == ended["stacks"][r.seat] - before.seats[r.seat].stack
+        if not any(before.seats[i].bot for i in dealt):
+            assert {r.seat for r in results} == set(dealt) and sum(r.net for r in results) == 0
+        again, _ = last_hand_results(change.table, entries)
+        assert sorted((r.player, r.hand, r.net) for r in again) == sorted((r.player, r.hand, r.net) for r in results)
+        checked += 1
+
+    room.apply = apply
+    room.play(4)
+    assert checked >= 1
