@@ -422,13 +422,18 @@ class RoomActor:
         """Add a finished hand's results to its players' records (:mod:`server.record`).
         Each is written once however often this runs; one Redis could not take is left out
         of that player's record (the room's hand history still has the hand)."""
-        for result in results:
-            try:
-                await self.store.record_hand(result.player, result.key, time_ms or self.clock(), result.game, result.net,
-                                             result.to_wire(), RESULTS_KEPT)
-            except UNAVAILABLE as exc:
+        if not results:
+            return
+        when = time_ms or self.clock()
+        done = await asyncio.gather(*(  # one round trip for every player of the hand
+            self.store.record_hand(r.player, r.key, when, r.game, r.net, r.to_wire(), RESULTS_KEPT)
+            for r in results), return_exceptions=True)
+        for result, outcome in zip(results, done, strict=True):
+            if isinstance(outcome, UNAVAILABLE):
                 log.warning("room %s: hand %d not added to %s's record (%s)", self.room, result.hand,
-                            result.player, exc)
+                            result.player, outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
 
     async def _settle(self) -> bool:
         """Find out whether the change whose commit went unanswered is in Redis, and if it
