@@ -17,8 +17,10 @@ Everything here is pure: the server draws the seed (``secrets``) and passes it i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -26,10 +28,13 @@ SCHEME = "cardroom-v1"
 SEED_BYTES = 32
 SEED_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 MAX_CLIENT_SEED = 64
+_EIGHT_WORDS = struct.Struct(">8I")  # a 32-byte HMAC block as eight big-endian 32-bit numbers
 
 
+@functools.lru_cache(maxsize=4096)
 def commitment(server_seed: str) -> str:
-    """``sha256`` of the seed's 32 bytes, in hex: what is published before the deal."""
+    """``sha256`` of the seed's 32 bytes, in hex: what is published before the deal
+    (remembered for the last few thousand seeds: every snapshot of a room shows it)."""
     return hashlib.sha256(_seed_bytes(server_seed)).hexdigest()
 
 
@@ -47,11 +52,10 @@ def message(room: str, hand_no: int, client_seeds: Sequence[str], counter: int) 
 def numbers(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str]) -> Iterator[int]:
     """The stream of 32-bit numbers that drives the shuffle."""
     key = _seed_bytes(server_seed)
+    prefix = f"{SCHEME}|{room}|{hand_no}|{','.join(client_seeds)}|"  # message() without the counter
     counter = 0
     while True:
-        block = hmac.new(key, message(room, hand_no, client_seeds, counter), hashlib.sha256).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i:i + 4], "big")
+        yield from _EIGHT_WORDS.unpack(hmac.digest(key, f"{prefix}{counter}".encode(), "sha256"))
         counter += 1
 
 

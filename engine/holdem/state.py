@@ -130,23 +130,16 @@ def clone(state: HoldemState) -> HoldemState:
 def to_dict(state: HoldemState) -> dict[str, Any]:
     """Plain data (str keys, lists, ints, strs, bools, None) for persistence.
 
-    The result shares nothing mutable with ``state``.
+    The result shares nothing mutable with ``state`` but the ``opening`` events, which
+    nothing changes after the deal (:func:`clone` shares them too).
     """
     data = {f.name: getattr(state, f.name) for f in _FIELDS}
     for name in _LIST_FIELDS:
         data[name] = list(data[name])
     data["hole"] = [list(h) for h in state.hole]
     data["pots"] = [{"amount": p.amount, "eligible": list(p.eligible)} for p in state.pots]
-    data["opening"] = [_plain_copy(e) for e in state.opening]
+    data["opening"] = state.opening  # never changed after the deal (see clone): shared
     return data
-
-
-def _plain_copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain_copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain_copy(v) for v in value]
-    return value
 
 
 def from_dict(data: Mapping[str, Any]) -> HoldemState:
