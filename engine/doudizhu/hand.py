@@ -3,7 +3,10 @@
 ``new_hand`` deals 17 cards to each of the three seats, one at a time starting with
 the seat left of the button, and keeps the last 3 cards as the bottom (底牌). The
 auction (:mod:`engine.doudizhu.bidding`) starts with the same seat. The landlord takes
-the bottom cards, which everyone then sees, and leads. Each player in turn beats the
+the bottom cards, which everyone then sees, and leads. Two room options add choices
+between the auction and the play: ``open_hand`` (明牌: the landlord may show the hand,
+before taking the bottom cards or after) and ``doubling`` (加倍: each seat in turn,
+the peasants first, may double). Each player in turn beats the
 play to beat or passes; after two passes in a row the last player to play leads a
 new trick and may not pass. The hand ends when a seat has no cards left, and is
 settled by :mod:`engine.doudizhu.scoring`. If everyone passes in the auction the hand
@@ -25,8 +28,18 @@ from .movegen import cards_for
 from .options import OPTIONS, rules_of
 from .plays import BOMB, ROCKET, Play, Rules, beats, classify
 from .ranks import counts_from_cards, format_counts, parse_ranks, sort_cards, spell_ranks
-from .scoring import compute_multiplier, is_anti_spring, is_spring, running_multiplier, settle
-from .state import BIDDING, OVER, PLAY, DoudizhuState, clone
+from .scoring import (
+    OPEN_AFTER_BOTTOM,
+    OPEN_BEFORE_BOTTOM,
+    compute_multiplier,
+    is_anti_spring,
+    is_spring,
+    pair_multipliers,
+    running_multiplier,
+    seat_multipliers,
+    settle,
+)
+from .state import BIDDING, DOUBLING, OPEN, OVER, PLAY, DoudizhuState, clone
 
 DECK_SIZE = 54
 HAND_SIZE = 17
@@ -71,6 +84,7 @@ def new_hand(config: Mapping[str, Any], seats: Sequence[tuple[str, int] | None],
         bottom_taken=False, phase=BIDDING, bidding=start_bidding(options["bidding"], order),
         landlord=None, to_act=order[0], is_over=False, to_beat=None, passes=0, trick=[],
         history=[], plays_made=[0] * len(seats), bombs=0, rockets=0, result=None,
+        open_hand=1, doubled=[None] * len(seats),
     )
 
 
@@ -97,6 +111,8 @@ def apply(state: DoudizhuState, seat: int, action: Mapping[str, Any]) -> tuple[D
     Raises :class:`IllegalAction` (and leaves ``state`` untouched): ``hand_over``,
     ``not_your_turn``, ``bad_action`` (malformed or unknown action), ``bad_bid``,
     ``cards_not_in_hand``, ``not_a_valid_play``, ``does_not_beat``, ``must_play``.
+    In the ``open`` and ``doubling`` phases any type but ``open``/``double`` and ``pass``
+    is ``bad_action``.
     """
     if state.is_over:
         raise IllegalAction("hand_over", "the hand is over")
@@ -107,6 +123,10 @@ def apply(state: DoudizhuState, seat: int, action: Mapping[str, Any]) -> tuple[D
     if state.phase == BIDDING:
         return _bid(state, seat, action)
     kind = action["type"]
+    if state.phase == OPEN:
+        return _open(state, seat, kind)
+    if state.phase == DOUBLING:
+        return _double(state, seat, kind)
     if kind == "play":
         return _play(state, seat, action.get("cards"))
     if kind == "pass":
@@ -128,18 +148,83 @@ def _bid(state: DoudizhuState, seat: int, action: Mapping[str, Any]) -> tuple[Do
         new.to_act = None
         new.result = redeal
         return new, events + [dict(redeal)]
-    landlord = bidding.landlord
-    new.landlord = landlord
+    new.landlord = bidding.landlord
+    if new.options.get("open_hand"):  # (absent from a state stored before the option)
+        new.phase = OPEN  # the landlord may show the hand before taking the bottom cards
+        new.to_act = new.landlord
+        return new, events
+    events.append(_take_bottom(new))
+    _after_open(new)
+    return new, events
+
+
+def _take_bottom(new: DoudizhuState) -> Event:
+    """The landlord takes the bottom cards (mutates the fresh copy); the ``landlord`` event."""
+    landlord = new.landlord
+    assert landlord is not None
     new.hands[landlord] = sort_cards(new.hands[landlord] + new.bottom)
     new.bottom_taken = True
-    new.phase = PLAY
-    new.to_act = landlord
-    events.append({
+    return {
         "type": "landlord", "seat": landlord, "bottom": list(new.bottom),
         "bottom_ranks": format_counts(counts_from_cards(new.bottom)),
-        "multiplier": _multiplier_so_far(new), "leads": landlord,
-    })
+        "multiplier": multiplier_so_far(new), "leads": landlord,
+    }
+
+
+def _after_open(new: DoudizhuState) -> None:
+    """Start the doubling round (option ``doubling``: the first peasant speaks first) or
+    the play (the landlord leads). Mutates the fresh copy."""
+    if new.options.get("doubling"):
+        new.phase = DOUBLING
+        new.to_act = new.peasants()[0]
+    else:
+        new.phase = PLAY
+        new.to_act = new.landlord
+
+
+def _open(state: DoudizhuState, seat: int, kind: str) -> tuple[DoudizhuState, list[Event]]:
+    """明牌: the landlord shows the hand (``open``) or keeps it hidden (``pass``).
+
+    Before the bottom cards are taken, ``open`` sets the open-hand multiplier to
+    ``OPEN_BEFORE_BOTTOM``; ``pass`` takes the bottom cards and asks again, now for
+    ``OPEN_AFTER_BOTTOM``. After that second answer the hand goes on (doubling or play).
+    """
+    if kind not in ("open", "pass"):
+        raise IllegalAction("bad_action", f"{kind!r}: the landlord may show the hand (open) or not (pass)")
+    new = clone(state)
+    events: list[Event] = []
+    if kind == "open":
+        new.open_hand = OPEN_AFTER_BOTTOM if state.bottom_taken else OPEN_BEFORE_BOTTOM
+        events.append({"type": "open_hand", "seat": seat, "cards": list(new.hands[seat]),
+                       "ranks": format_counts(counts_from_cards(new.hands[seat])),
+                       "before_bottom": not state.bottom_taken, "multiplier": multiplier_so_far(new)})
+    else:
+        events.append({"type": "pass", "seat": seat, "phase": OPEN})
+    if not state.bottom_taken:
+        events.append(_take_bottom(new))
+        if kind == "pass":
+            return new, events  # still the landlord's turn: show the hand now, for less
+    _after_open(new)
     return new, events
+
+
+def _double(state: DoudizhuState, seat: int, kind: str) -> tuple[DoudizhuState, list[Event]]:
+    """加倍: ``seat`` doubles (``double``) or not (``pass``); the landlord answers last,
+    then leads."""
+    if kind not in ("double", "pass"):
+        raise IllegalAction("bad_action", f"{kind!r}: double or pass (no double)")
+    new = clone(state)
+    new.doubled[seat] = kind == "double"
+    if kind == "double":
+        event: Event = {"type": "double", "seat": seat, "multiplier": seat_multipliers_so_far(new)[seat]}
+    else:
+        event = {"type": "pass", "seat": seat, "phase": DOUBLING}
+    if seat == new.landlord:
+        new.phase = PLAY
+        new.to_act = new.landlord
+    else:
+        new.to_act = new.next_seat(seat)
+    return new, [event]
 
 
 def _play(state: DoudizhuState, seat: int, given: Any) -> tuple[DoudizhuState, list[Event]]:
@@ -169,7 +254,7 @@ def _play(state: DoudizhuState, seat: int, given: Any) -> tuple[DoudizhuState, l
     elif play.kind == ROCKET:
         new.rockets += 1
     event: Event = dict(move, cards=list(move["cards"]), cards_left=len(new.hands[seat]),
-                        multiplier=_multiplier_so_far(new))
+                        multiplier=multiplier_so_far(new))
     if not new.hands[seat]:
         return new, [event, _finish(new, seat)]
     new.to_act = new.next_seat(seat)
@@ -230,9 +315,22 @@ def _pass(state: DoudizhuState, seat: int) -> tuple[DoudizhuState, list[Event]]:
     return new, events
 
 
-def _multiplier_so_far(state: DoudizhuState) -> int:
+def multiplier_so_far(state: DoudizhuState) -> int:
+    """The hand's multiplier so far (bidding, bombs, rocket, open hand; no spring yet), capped."""
     return running_multiplier(max(bid_multiplier(state.bidding), 1), state.bombs, state.rockets,
-                              state.options["max_multiplier"])
+                              state.options["max_multiplier"], state.open_hand)
+
+
+def seat_multipliers_so_far(state: DoudizhuState) -> list[int | None]:
+    """Each seat's own multiplier so far (doubling included, no spring yet); all ``None``
+    before the landlord is known."""
+    if state.landlord is None:
+        return [None] * len(state.players)
+    uncapped = running_multiplier(max(bid_multiplier(state.bidding), 1), state.bombs, state.rockets, 0,
+                                  state.open_hand)
+    peasants = state.peasants()
+    pairs = pair_multipliers(uncapped, state.doubled, state.landlord, peasants, state.options["max_multiplier"])
+    return seat_multipliers(pairs, state.landlord, peasants, len(state.players))
 
 
 def _finish(new: DoudizhuState, winner: int) -> Event:
@@ -243,10 +341,12 @@ def _finish(new: DoudizhuState, winner: int) -> Event:
     landlord_won = winner == landlord
     spring = is_spring(landlord_won, sum(new.plays_made[p] for p in peasants))
     anti_spring = is_anti_spring(landlord_won, new.plays_made[landlord])
+    cap = new.options["max_multiplier"]
     multiplier = compute_multiplier(bid_multiplier(new.bidding), new.bombs, new.rockets, spring,
-                                    anti_spring, new.options["max_multiplier"])
+                                    anti_spring, cap, new.open_hand)
+    pairs = pair_multipliers(multiplier.uncapped, new.doubled, landlord, peasants, cap)
     stake = new.options["stake"]
-    settlement = settle(new.stacks, landlord, peasants, landlord_won, multiplier.final, stake)
+    settlement = settle(new.stacks, landlord, peasants, landlord_won, multiplier.final, stake, pairs)
     new.stacks = list(settlement.stacks)
     new.phase = OVER
     new.is_over = True
@@ -262,6 +362,8 @@ def _finish(new: DoudizhuState, winner: int) -> Event:
         "bid": new.bidding.high_bid if new.bidding.style == "score" else None,
         "robs": new.bidding.robs if new.bidding.style == "rob" else None,
         "multiplier": multiplier.to_wire(),
+        "doubled": list(new.doubled),
+        "seat_multipliers": seat_multipliers(pairs, landlord, peasants, len(new.players)),
         "stake": stake,
         "points": list(settlement.points),
         "owed": list(settlement.owed),
@@ -280,8 +382,9 @@ def _finish(new: DoudizhuState, winner: int) -> Event:
 def timeout_action(state: DoudizhuState, seat: int) -> dict[str, Any]:
     """The action taken when ``seat``'s clock runs out.
 
-    Pass whenever passing is allowed (in the auction it always is); when leading a
-    trick, play the lowest single card (the lowest rank, then the lowest card id).
+    Pass whenever passing is allowed (in the auction, the open-hand choice and the
+    doubling round it always is: a timeout never shows the hand nor doubles); when
+    leading a trick, play the lowest single card (the lowest rank, then the lowest card id).
     """
     if state.phase == PLAY and state.to_beat is None and state.to_act == seat:
         return {"type": "play", "cards": [sort_cards(state.hands[seat])[0]]}

@@ -33,7 +33,12 @@ def format_event(event: Event, name: SeatName) -> str | None:
     if kind == "rob":
         return f"{name(event['seat'])} robs the landlord (x{event['multiplier']})"
     if kind == "pass":
-        return f"{name(event['seat'])} passes" + (" (no bid)" if event.get("phase") == "bidding" else "")
+        return f"{name(event['seat'])} {_PASSES.get(event.get('phase'), 'passes')}"
+    if kind == "open_hand":
+        when = "before taking the bottom cards" if event.get("before_bottom") else "after taking the bottom cards"
+        return f"{name(event['seat'])} shows the hand {when}: {event['ranks']} (x{event['multiplier']})"
+    if kind == "double":
+        return f"{name(event['seat'])} doubles (x{event['multiplier']})"
     if kind == "redeal":
         return f"No landlord ({event.get('reason', 'every player passed')}): the hand is void"
     if kind == "landlord":
@@ -49,6 +54,10 @@ def format_event(event: Event, name: SeatName) -> str | None:
     return describe_event(event, name)
 
 
+# A pass in words, by the phase it was made in (the play phase's passes carry none).
+_PASSES = {"bidding": "passes (no bid)", "open": "keeps the hand hidden", "doubling": "does not double"}
+
+
 def _ranks(cards: list[int]) -> str:
     return format_counts(counts_from_cards(cards)) or "-"
 
@@ -57,6 +66,11 @@ def _result(event: Event, name: SeatName) -> str:
     side = "The landlord wins" if event["winner"] == "landlord" else "The peasants win"
     multiplier: dict[str, Any] = event["multiplier"]
     extras = [label for key, label in (("spring", "spring"), ("anti_spring", "anti-spring")) if multiplier.get(key)]
+    if multiplier.get("open_hand", 1) > 1:
+        extras.append(f"open hand x{multiplier['open_hand']}")
+    doubled = [name(s) for s, d in enumerate(event.get("doubled") or ()) if d]
+    if doubled:
+        extras.append(f"doubled by {', '.join(doubled)}")
     chips = ", ".join(f"{name(s)} {c:+d}" for s, c in enumerate(event["chips"]) if c is not None)
     left = "; ".join(f"{name(s)} held {_ranks(h)}" for s, h in enumerate(event.get("hands") or ()) if h)
     return (f"{side} ({name(event['out_seat'])} went out{', ' + ', '.join(extras) if extras else ''}): "

@@ -1,6 +1,7 @@
 """The declared hand options of Dou Dizhu, and the play :class:`Rules` they select.
 
-``bidding``, ``stake`` and ``max_multiplier`` shape the hand; every field of
+``bidding``, ``stake``, ``max_multiplier``, ``doubling`` (加倍) and ``open_hand`` (明牌)
+shape the hand; every field of
 :class:`~engine.doudizhu.plays.Rules` is also an option of the same name (a bool with
 the same default), so a room can pick any house rule for which plays are legal.
 """
@@ -15,6 +16,7 @@ from typing import Any
 from ..config import Option
 from .bidding import BIDDING_STYLES, SCORE
 from .plays import DEFAULT_RULES, Rules
+from .scoring import OPEN_AFTER_BOTTOM, OPEN_BEFORE_BOTTOM
 
 # One sentence per Rules field, for the option list a client sees.
 _RULE_DOCS: dict[str, str] = {
@@ -40,6 +42,12 @@ OPTIONS: list[Option] = [
            min=1, max=1_000_000_000),
     Option("max_multiplier", int, 0, "Cap on the final multiplier (0: no cap).", min=0,
            max=1_000_000),
+    Option("doubling", bool, False,
+           "加倍: once the landlord has the bottom cards, each player in turn (the peasants, then the "
+           "landlord) may double; a double x2 the payments between that player and the other side."),
+    Option("open_hand", bool, False,
+           f"明牌: the landlord may play with the hand face up, x{OPEN_BEFORE_BOTTOM} if shown before "
+           f"taking the bottom cards, x{OPEN_AFTER_BOTTOM} after."),
 ] + [
     Option(name, bool, getattr(DEFAULT_RULES, name),
            _RULE_DOCS.get(name, f"Play rule {name} (see engine.doudizhu.plays.Rules)."))

@@ -17,12 +17,14 @@ state share them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .bidding import Bidding, bidding_from_dict, bidding_to_dict
 
 BIDDING = "bidding"
+OPEN = "open"          # 明牌: the landlord decides whether to show the hand (option open_hand)
+DOUBLING = "doubling"  # 加倍: each seat in turn decides whether to double (option doubling)
 PLAY = "play"
 OVER = "over"
 
@@ -31,7 +33,8 @@ OVER = "over"
 class DoudizhuState:
     """One hand, from the deal to the settlement.
 
-    ``phase``        ``bidding``, ``play`` or ``over``
+    ``phase``        ``bidding``, ``open`` (明牌 choice, option ``open_hand``), ``doubling``
+                     (加倍 choices, option ``doubling``), ``play`` or ``over``
     ``options``      the parsed hand options (without ``button``)
     ``bidding``      the landlord auction (kept after it ends, for the record)
     ``landlord``     the landlord seat once known
@@ -43,6 +46,9 @@ class DoudizhuState:
     ``plays_made``   plays (not passes) by seat: decides spring and anti-spring
     ``bombs``        bombs played; ``rockets`` rockets played (each doubles)
     ``result``       the final event (``hand_over`` or ``redeal``) once over
+    ``open_hand``    the open-hand multiplier: 1 while the landlord's hand is hidden, else
+                     ``OPEN_BEFORE_BOTTOM`` or ``OPEN_AFTER_BOTTOM`` (the hand is face up)
+    ``doubled``      by seat: ``True`` doubled, ``False`` declined, ``None`` not (yet) decided
     """
 
     options: dict[str, Any]
@@ -67,6 +73,8 @@ class DoudizhuState:
     bombs: int
     rockets: int
     result: dict[str, Any] | None
+    open_hand: int = 1
+    doubled: list[bool | None] = field(default_factory=list)
 
     def next_seat(self, seat: int) -> int:
         """The occupied seat after ``seat`` in turn order."""
@@ -93,7 +101,8 @@ def clone(state: DoudizhuState) -> DoudizhuState:
         landlord=state.landlord, to_act=state.to_act, is_over=state.is_over,
         to_beat=state.to_beat, passes=state.passes, trick=list(state.trick),
         history=list(state.history), plays_made=list(state.plays_made), bombs=state.bombs,
-        rockets=state.rockets, result=state.result,
+        rockets=state.rockets, result=state.result, open_hand=state.open_hand,
+        doubled=list(state.doubled),
     )
 
 
@@ -114,16 +123,24 @@ def to_dict(state: DoudizhuState) -> dict[str, Any]:
         "history": [_move(m) for m in state.history], "plays_made": list(state.plays_made),
         "bombs": state.bombs, "rockets": state.rockets,
         "result": None if state.result is None else _plain(state.result),
+        "open_hand": state.open_hand, "doubled": list(state.doubled),
     }
 
 
 def from_dict(data: Mapping[str, Any]) -> DoudizhuState:
-    """Rebuild a state from :func:`to_dict` output (also after a msgpack round trip)."""
+    """Rebuild a state from :func:`to_dict` output (also after a msgpack round trip).
+
+    A state stored before ``open_hand`` and ``doubled`` existed gets their defaults (a
+    hidden hand, nobody doubled).
+    """
     names = {f.name for f in fields(DoudizhuState)}
-    missing = names - set(data)
+    missing = names - set(data) - set(_ADDED)
     if missing:
         raise ValueError(f"not a Dou Dizhu state: missing {', '.join(sorted(missing))}")
-    values = {name: data[name] for name in names}
+    values = {name: data[name] for name in names if name in data}
+    for name, default in _ADDED.items():
+        values.setdefault(name, default(data))
+    values["doubled"] = list(values["doubled"])
     values["options"] = dict(data["options"])
     values["bidding"] = bidding_from_dict(data["bidding"])
     values["hands"] = [list(h) for h in data["hands"]]
@@ -134,6 +151,13 @@ def from_dict(data: Mapping[str, Any]) -> DoudizhuState:
     values["history"] = [_move(m) for m in data["history"]]
     values["result"] = None if data["result"] is None else _plain(data["result"])
     return DoudizhuState(**values)
+
+
+# Fields added after states were first stored, with their defaults for an older state.
+_ADDED: dict[str, Any] = {
+    "open_hand": lambda data: 1,
+    "doubled": lambda data: [None] * len(data["players"]),
+}
 
 
 def _move(m: Mapping[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 A seat sees its own cards, everyone's card count, every move so far, the bids, the
 bottom cards once the landlord has taken them, and the multiplier so far; never
-another seat's cards. Once the hand is over, the ``result`` (the ``hand_over`` event)
+another seat's cards, except the landlord's once shown face up (明牌, option
+``open_hand``), which every viewer then sees on the landlord's seat (``shown``). Once the hand is over, the ``result`` (the ``hand_over`` event)
 shows every seat's remaining cards, as players do at the end of a hand.
 """
 
@@ -10,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bidding import bid_multiplier
+from .hand import multiplier_so_far, seat_multipliers_so_far
 from .legal import legal_actions, legal_to_wire
 from .ranks import counts_from_cards, format_counts
-from .scoring import running_multiplier
 from .state import DoudizhuState
 
 
@@ -21,16 +21,18 @@ def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
     own = seat is not None and 0 <= seat < len(state.players) and state.players[seat] is not None
     seats: list[dict[str, Any] | None] = []
+    multipliers = seat_multipliers_so_far(state)
     for s, player in enumerate(state.players):
         if player is None:
             seats.append(None)
             continue
         role = None if state.landlord is None else ("landlord" if s == state.landlord else "peasant")
+        shown = list(state.hands[s]) if state.open_hand > 1 and s == state.landlord else None
         seats.append({"seat": s, "player": player, "stack": state.stacks[s],
-                      "cards_left": len(state.hands[s]), "role": role})
+                      "cards_left": len(state.hands[s]), "role": role, "shown": shown,
+                      "doubled": state.doubled[s], "multiplier": multipliers[s]})
     hand = list(state.hands[seat]) if own and seat is not None else None
     b = state.bidding
-    cap = state.options["max_multiplier"]
     return {
         "game": "doudizhu",
         "phase": state.phase,
@@ -52,7 +54,8 @@ def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
             "robs": b.robs,
             "leader": b.leader,
         },
-        "multiplier": running_multiplier(max(bid_multiplier(b), 1), state.bombs, state.rockets, cap),
+        "multiplier": multiplier_so_far(state),
+        "open_hand": state.open_hand,
         "bombs": state.bombs,
         "rockets": state.rockets,
         "to_beat": _move(state.to_beat),

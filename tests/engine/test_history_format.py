@@ -18,7 +18,8 @@ TABLES: dict[str, list[tuple[dict[str, Any], list[int]]]] = {
     "holdem": [({}, [1000, 1000, 1000]), ({"small_blind": 5, "big_blind": 10, "ante": 5}, [30, 400, 1000, 80])],
     "zhajinhua": [({}, [1000, 1000, 1000]), ({"max_rounds": 2, "compare_after_rounds": 0}, [60, 45, 1000]),
                   ({"all_in": "compare_all"}, [25, 30, 35])],
-    "doudizhu": [({"bidding": "score"}, [1000, 1000, 1000]), ({"bidding": "rob"}, [1000, 1000, 1000])],
+    "doudizhu": [({"bidding": "score"}, [1000, 1000, 1000]), ({"bidding": "rob"}, [1000, 1000, 1000]),
+                 ({"doubling": True, "open_hand": True}, [1000, 1000, 1000])],
 }
 EVENT_TYPES = {
     "holdem": {"hand_start", "ante", "blind", "deal", "action", "board", "return", "pots", "showdown", "award",
@@ -26,7 +27,7 @@ EVENT_TYPES = {
     "zhajinhua": {"hand_start", "turn", "look", "call", "raise", "fold", "compare", "compare_reveal", "all_in",
                   "showdown", "hand_over"},
     "doudizhu": {"hand_start", "deal", "turn", "bid", "call", "rob", "pass", "redeal", "landlord", "play",
-                 "trick_won", "hand_over"},
+                 "trick_won", "hand_over", "open_hand", "double"},
 }
 HANDS_PER_TABLE = 25
 

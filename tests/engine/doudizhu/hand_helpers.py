@@ -73,8 +73,10 @@ def deal(hands: dict[int, str], bottom: str, *, button: int = 0, stacks: tuple[i
 
 def swap_hidden(state, viewer):
     """The same state with the cards hidden from ``viewer`` dealt differently among the
-    other seats (and the bottom, while hidden), keeping every count."""
-    other = [s for s in state.order if s != viewer]
+    other seats (and the bottom, while hidden), keeping every count. A landlord's hand
+    shown face up (明牌) is seen by everyone, so it stays as it is."""
+    shown = state.landlord if state.open_hand > 1 else None
+    other = [s for s in state.order if s != viewer and s != shown]
     hidden = [c for s in other for c in state.hands[s]]
     if not state.bottom_taken:
         hidden += state.bottom

@@ -4,7 +4,9 @@ Every step checks: cards are conserved (hands + unplayed bottom + played cards a
 54 cards once each), every offered action is accepted, random card sets are accepted
 exactly when they form a play that is offered (else rejected with the state
 unchanged), out-of-turn actions are rejected, views never depend on other seats'
-hidden cards, and the state round-trips through msgpack. Every game ends, and a
+hidden cards (a landlord's hand shown face up is the only other hand in a view), and
+the state round-trips through msgpack. Rooms with and without 明牌 (open hand) and
+加倍 (doubling) are drawn alike. Every game ends, and a
 settled game's points and chips sum to zero.
 """
 
@@ -45,6 +47,10 @@ def offered_actions(state, seat) -> list[dict]:
         if b.can_rob:
             out.append({"type": "rob"})
         return out
+    if legal.phase == "open":
+        return [{"type": "pass"}, {"type": "open"}]
+    if legal.phase == "doubling":
+        return [{"type": "pass"}, {"type": "double"}]
     out = [{"type": "pass"}] if legal.can_pass else []
     hand = state.hands[seat]
     out += [{"type": "play", "cards": cards_for(p, hand)} for p in legal.plays]
@@ -78,8 +84,10 @@ def cards_accounted(state) -> list[int]:
     empty=st.sampled_from([None, 0, 1, 2, 3]),
     stake=st.integers(1, 20),
     cap=st.sampled_from([0, 0, 4, 16]),
+    doubling=st.booleans(),
+    open_hand=st.booleans(),
 )
-def test_random_games_keep_every_rule(data, deck, style, stacks, empty, stake, cap):
+def test_random_games_keep_every_rule(data, deck, style, stacks, empty, stake, cap, doubling, open_hand):
     seats = [(f"p{i}", stacks[i % 3]) for i in range(4)]
     if empty is None:
         seats = seats[:3]
@@ -87,7 +95,8 @@ def test_random_games_keep_every_rule(data, deck, style, stacks, empty, stake, c
         seats[empty] = None
     occupied = [i for i, s in enumerate(seats) if s is not None]
     button = data.draw(st.sampled_from(occupied))
-    config = {"button": button, "bidding": style, "stake": stake, "max_multiplier": cap}
+    config = {"button": button, "bidding": style, "stake": stake, "max_multiplier": cap,
+              "doubling": doubling, "open_hand": open_hand}
     state = new_hand(config, seats, deck)
     total = sum(s for s in state.stacks if s is not None)
     for _ in range(MAX_STEPS):
@@ -103,6 +112,8 @@ def test_random_games_keep_every_rule(data, deck, style, stacks, empty, stake, c
             if viewer != seat:
                 assert v["legal"] is None
             assert view(swap_hidden(state, viewer), viewer) == v
+            shown = [x["seat"] for x in v["seats"] if x is not None and x["shown"] is not None]
+            assert shown == ([state.landlord] if state.open_hand > 1 else [])
         assert view(swap_hidden(state, None), None) == view(state, None)
         # out-of-turn actions are rejected
         wrong = data.draw(st.sampled_from([s for s in occupied if s != seat]))
@@ -123,6 +134,10 @@ def test_random_games_keep_every_rule(data, deck, style, stacks, empty, stake, c
                     "not_a_valid_play", "does_not_beat")
             if not legal.can_pass:
                 assert assert_rejected(state, seat, {"type": "pass"}) == "must_play"
+        elif state.phase in ("open", "doubling"):
+            for bad in ({"type": "play", "cards": []}, {"type": "bid", "value": 1},
+                        {"type": "double" if state.phase == "open" else "open"}):
+                assert assert_rejected(state, seat, bad) == "bad_action"
         else:
             for bad in ({"type": "bid", "value": 0}, {"type": "play", "cards": []}, {"type": "call", "x": 1}
                         if style == "score" else {"type": "bid", "value": 1}):
