@@ -10,6 +10,10 @@ moves means a hand that goes out sooner.
 * **Leading**: the play leaving the cheapest remaining hand, lowest ranks first,
   bombs and the rocket kept back, big solos (2s, jokers) saved for control; solos
   avoided when an opponent holds a single card (pairs when one holds two).
+* **Open hand (明牌) and doubling (加倍)**, when the room offers them: shown or doubled
+  only on a hand whose :func:`bid_strength` clears a threshold (a landlord's 20 cards
+  need more than a peasant's 17; showing before the bottom cards needs a stronger hand
+  than after, and showing needs more than doubling, as it tells the peasants everything).
 * **Following an opponent**: the cheapest beating play when it does not break the
   hand's structure; bombs and the rocket only when an opponent is close to going
   out or they let this seat finish; otherwise pass.
@@ -100,6 +104,9 @@ def bid_strength(counts: Counts) -> float:
 # Bid thresholds on bid_strength (score style: bid up to this value; rob style: call/rob).
 BID_3, BID_2, BID_1 = 13.5, 11.5, 8.5
 CALL_AT, ROB_AT = 8.5, 13.0
+# Open hand (17 cards before the bottom, 20 after) and doubling (peasant, landlord) thresholds.
+OPEN_BEFORE_AT, OPEN_AFTER_AT = 17.0, 20.0
+DOUBLE_PEASANT_AT, DOUBLE_LANDLORD_AT = 13.0, 17.0
 
 
 # ------------------------------------------------------------------ the strategy
@@ -108,9 +115,26 @@ CALL_AT, ROB_AT = 8.5, 13.0
 def decide(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
     """Choose a legal bid or play for the seat ``view["you"]`` (``legal``: the wire form)."""
     hand = _counts_of(view.get("hand_ranks") or "")
-    if legal.get("phase") == "bidding":
+    phase = legal.get("phase")
+    if phase == "bidding":
         return _bid(hand, legal, rng)
+    if phase == "open":
+        return _open(hand, legal, rng)
+    if phase == "doubling":
+        return _double(hand, view.get("landlord") == view.get("you"), rng)
     return _play(view, hand, legal, rng)
+
+
+def _open(hand: Counts, legal: dict[str, Any], rng: random.Random) -> Action:
+    """Show the hand (明牌) only when it is strong enough to win in the open."""
+    at = OPEN_BEFORE_AT if legal.get("before_bottom") else OPEN_AFTER_AT
+    return {"type": "open"} if bid_strength(hand) + rng.uniform(-1.0, 1.0) >= at else {"type": "pass"}
+
+
+def _double(hand: Counts, landlord: bool, rng: random.Random) -> Action:
+    """Double (加倍) with a strong hand: a higher bar for the landlord's 20 cards."""
+    at = DOUBLE_LANDLORD_AT if landlord else DOUBLE_PEASANT_AT
+    return {"type": "double"} if bid_strength(hand) + rng.uniform(-1.0, 1.0) >= at else {"type": "pass"}
 
 
 def _counts_of(ranks: str) -> Counts:

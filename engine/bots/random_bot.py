@@ -54,7 +54,12 @@ def zhajinhua_random(view: dict[str, Any], legal: dict[str, Any], rng: random.Ra
 
 
 def doudizhu_random(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
-    """A uniformly random legal Dou Dizhu bid or play (passing counts as one choice)."""
+    """A uniformly random legal Dou Dizhu bid, open-hand or doubling choice, or play
+    (passing counts as one choice)."""
+    if legal.get("phase") == "open":
+        return rng.choice([{"type": "pass"}, {"type": "open"}])
+    if legal.get("phase") == "doubling":
+        return rng.choice([{"type": "pass"}, {"type": "double"}])
     if legal.get("phase") == "bidding":
         options: list[Action] = [{"type": "pass"}] if legal.get("can_pass", True) else []
         if legal.get("style") == "rob":

@@ -118,6 +118,31 @@ def test_doudizhu_bids_three_with_a_monster_and_passes_a_weak_hand():
         assert smart("doudizhu", robbing, 1, seed) == {"type": "call"}
 
 
+def test_doudizhu_shows_and_doubles_a_monster_and_keeps_a_weak_hand_quiet():
+    seats = [("a", 1000), ("b", 1000), ("c", 1000)]
+    config = {"button": 0, "open_hand": True, "doubling": True}
+    for seed in range(5):
+        strong, _ = doudizhu.apply(doudizhu.new_hand(config, seats, ddz_deck(STRONG)), 1, {"type": "bid", "value": 3})
+        assert strong.phase == "open"
+        assert smart("doudizhu", strong, 1, seed) == {"type": "open"}  # before the bottom cards
+        weak, _ = doudizhu.apply(doudizhu.new_hand(config, seats, ddz_deck(WEAK)), 1, {"type": "bid", "value": 3})
+        assert smart("doudizhu", weak, 1, seed) == {"type": "pass"}
+        weak, _ = doudizhu.apply(weak, 1, {"type": "pass"})  # bottom taken: still too weak to show
+        assert smart("doudizhu", weak, 1, seed) == {"type": "pass"}
+        # doubling: seat 1 (the monster) is a peasant when seat 2 is the landlord
+        s = doudizhu.new_hand({"button": 0, "doubling": True}, seats, ddz_deck(STRONG))
+        s, _ = doudizhu.apply(s, 1, {"type": "pass"})
+        s, _ = doudizhu.apply(s, 2, {"type": "bid", "value": 3})
+        assert s.phase == "doubling" and s.to_act == 0
+        s, _ = doudizhu.apply(s, 0, {"type": "pass"})
+        assert smart("doudizhu", s, 1, seed) == {"type": "double"}
+        w = doudizhu.new_hand({"button": 0, "doubling": True}, seats, ddz_deck(WEAK))
+        w, _ = doudizhu.apply(w, 1, {"type": "pass"})
+        w, _ = doudizhu.apply(w, 2, {"type": "bid", "value": 3})
+        w, _ = doudizhu.apply(w, 0, {"type": "pass"})
+        assert smart("doudizhu", w, 1, seed) == {"type": "pass"}
+
+
 def ddz_playing(hands: dict[int, str], landlord: int, to_act: int, to_beat: tuple[int, str] | None):
     """A play-phase position with the given hands (rank strings) by seat."""
     base = doudizhu.new_hand({"button": 0}, [("a", 1000), ("b", 1000), ("c", 1000)], list(range(54)))

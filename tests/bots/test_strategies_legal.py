@@ -20,7 +20,8 @@ ZJH_CONFIGS = [
     {"a23": "second", "special_235": "rainbow", "order": "probability", "suit_tiebreak": True,
      "compare_cost_multiplier": 2, "max_stake": 40, "ante": 5},
 ]
-DDZ_CONFIGS = [{"bidding": "score"}, {"bidding": "rob", "max_multiplier": 16}]
+DDZ_CONFIGS = [{"bidding": "score"}, {"bidding": "rob", "max_multiplier": 16},
+               {"bidding": "score", "doubling": True, "open_hand": True}]
 
 
 def play_checked(game: str, names: list[str], config: dict, stacks: list[int], seed: int) -> None:
@@ -63,7 +64,7 @@ def test_doudizhu_strategies_only_play_legal_actions(seed, config):
 
 def test_smart_doudizhu_only_plays_legal_moves_in_all_smart_games():
     for seed in range(25):
-        play_checked("doudizhu", ["smart"] * 3, DDZ_CONFIGS[seed % 2], [1000] * 3, seed)
+        play_checked("doudizhu", ["smart"] * 3, DDZ_CONFIGS[seed % len(DDZ_CONFIGS)], [1000] * 3, seed)
 
 
 def test_every_game_has_a_smart_and_a_random_strategy():
