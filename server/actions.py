@@ -111,7 +111,15 @@ class Play(Action, tag="play"):
     cards: Annotated[list[CardId], Meta(max_length=54)] | Annotated[str, Meta(max_length=54)]
 
 
-DoudizhuAction = Bid | Call | Rob | Play | Pass
+class Open(Action, tag="open"):
+    """明牌 (room option ``open_hand``): the landlord shows the hand face up."""
+
+
+class Double(Action, tag="double"):
+    """加倍 (room option ``doubling``): double your own settlement."""
+
+
+DoudizhuAction = Bid | Call | Rob | Play | Pass | Open | Double
 
 
 ACTIONS: dict[str, Any] = {"holdem": HoldemAction, "zhajinhua": ZhajinhuaAction, "doudizhu": DoudizhuAction}

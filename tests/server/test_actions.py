@@ -21,7 +21,7 @@ from .wsclient import Client
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ENGINE_TYPES = {"holdem": set(HOLDEM_TYPES), "zhajinhua": set(ZHAJINHUA_TYPES),
-                "doudizhu": {"bid", "pass", "call", "rob", "play"}}
+                "doudizhu": {"bid", "pass", "call", "rob", "play", "open", "double"}}
 
 
 def test_every_hosted_game_declares_its_actions():
