@@ -2,7 +2,9 @@
 // click-to-select cards (or drag across a run of them), play / pass / hint (hints cycle
 // through the legal plays the server lists in `legal.plays`), each seat's last play and
 // card count, the landlord marker, bottom cards, the multiplier and the final score
-// breakdown.
+// breakdown. Rooms with the options `open_hand` (明牌) and `doubling` (加倍): the choices as
+// buttons, the landlord's hand face up on its seat once shown, each seat's doubling and
+// own multiplier on its plate, and both in the score box.
 //
 // View and legal wire formats: docs/doudizhu.md, engine/doudizhu/view.py and legal.py.
 
@@ -23,6 +25,10 @@ function seatView(ctx, seat) {
 
 function lastMove(v, seat) {
   if (!v) return null;
+  if (v.phase === "doubling") { // each answer of the doubling round, until the landlord leads
+    const s = v.seats[seat];
+    return s && s.doubled !== null && s.doubled !== undefined ? { doubled: s.doubled } : null;
+  }
   if (v.phase === "bidding" || (v.phase === "over" && v.landlord === null)) {
     const history = v.bidding.history || [];
     for (let i = history.length - 1; i >= 0; i--) {
@@ -81,7 +87,9 @@ export default {
 
   stakes(ctx) {
     const c = ctx.snap.config || {};
-    return t("ddz.stakes", { n: chips(c.stake), style: t(c.bidding === "rob" ? "ddz.style_rob" : "ddz.style_score") });
+    const rules = [c.doubling ? t("ddz.rules_double") : null, c.open_hand ? t("ddz.rules_open") : null].filter(Boolean);
+    return t("ddz.stakes", { n: chips(c.stake), style: t(c.bidding === "rob" ? "ddz.style_rob" : "ddz.style_score") })
+      + rules.map((r) => ` · ${r}`).join("");
   },
 
   seatCards(ctx, seat) {
@@ -93,6 +101,7 @@ export default {
       return h("div", { class: "cards fan rest-fan", "data-testid": `rest-${seat}`, style: { "--n": rest.length } },
         ddzSorted(rest).map((c) => cardEl(c, { size: "sm" })));
     }
+    if (!v.is_over && s.shown) return shownHand(s.shown, seat); // 明牌: face up for everyone
     if (narrow()) return null; // on a phone the count is a badge on the plate (badges)
     return countNode(rest ? rest.length : s.cards_left, seat);
   },
@@ -103,6 +112,10 @@ export default {
     if (!m || !v || v.is_over) return null; // the result panel tells the end of the hand
     if (m.bid) {
       return h("div", { class: "last-play bid", "data-testid": `last-play-${seat}` }, bidText(m.bid, v.bidding.style, m.called));
+    }
+    if (m.doubled !== undefined) {
+      return h("div", { class: `last-play bid ${m.doubled ? "doubled" : ""}`, "data-testid": `last-play-${seat}` },
+        t(m.doubled ? "ddz.doubled_badge" : "ddz.no_double"));
     }
     if (m.type === "pass") return h("div", { class: "last-play pass", "data-testid": `last-play-${seat}` }, t("ddz.pass"));
     return h("div", { class: `last-play ${m.kind === "bomb" || m.kind === "rocket" ? "boom" : ""}`,
@@ -117,6 +130,7 @@ export default {
     if (!s) return out;
     if (s.role === "landlord") out.push(h("span", { class: "badge landlord", "data-testid": `landlord-${seat}`, title: t("ddz.landlord_title") }, t("ddz.landlord_badge")));
     else if (s.role === "peasant") out.push(h("span", { class: "badge peasant", title: t("ddz.peasant_title") }, t("ddz.peasant")));
+    out.push(...rulesBadges(ctx.view, s, seat));
     if (seat === ctx.me && ctx.view.hand && ctx.view.hand.length) out.push(h("span", { class: "badge" }, t("ddz.n_cards", { n: ctx.view.hand.length })));
     if (seat !== ctx.me && narrow() && !ctx.last) {
       const v = ctx.view;
@@ -149,7 +163,14 @@ export default {
         h("div", { class: "multiplier", "data-testid": "multiplier", title: t("ddz.multiplier_title") }, `×${v.multiplier}`)),
     ];
     if (v.is_over && v.result) parts.push(resultNode(ctx, v.result, narrow() && !ctx.last));
-    else if (v.phase === "bidding") {
+    else if (v.phase === "open" || v.phase === "doubling") {
+      const you = v.to_act === ctx.me;
+      const who = v.to_act === null ? "" : ctx.name(v.to_act);
+      const text = v.phase === "open"
+        ? (you ? t("ddz.you_deciding_open") : t("ddz.deciding_open", { who }))
+        : (you ? t("ddz.you_doubling") : t("ddz.doubling", { who }));
+      parts.push(h("div", { class: "street turn-note", "data-testid": "phase-note" }, text));
+    } else if (v.phase === "bidding") {
       const b = v.bidding;
       parts.push(h("div", { class: "street" }, b.style === "rob"
         ? t("ddz.calling") + (b.robs ? t("ddz.robbed", { n: b.robs }) : "")
@@ -244,6 +265,7 @@ export default {
       bar.append(h("div", { class: "muted small" }, t("ddz.your_bid")), row);
       return bar;
     }
+    if (legal.phase === "open" || legal.phase === "doubling") return choiceBar(ctx, legal, bar, row);
     const sel = selection(ctx);
     if (legal.can_pass && !(legal.plays || []).length) {
       // nothing in the hand beats the table: passing is the only move
@@ -279,7 +301,9 @@ export default {
       case "bid": return t("ddz.bids", { name: n(ev.seat), n: ev.value });
       case "call": return t("ddz.calls", { name: n(ev.seat), m: ev.multiplier });
       case "rob": return t("ddz.robs", { name: n(ev.seat), m: ev.multiplier });
-      case "pass": return t(ev.phase === "bidding" ? "ddz.passes_bid" : "ddz.passes", { name: n(ev.seat) });
+      case "pass": return t(PASS_LINES[ev.phase] || "ddz.passes", { name: n(ev.seat) });
+      case "open_hand": return [t("ddz.shows_hand", { name: n(ev.seat), ranks: ddzRanksText(ev.ranks), m: ev.multiplier }), "board"];
+      case "double": return t("ddz.doubles", { name: n(ev.seat), m: ev.multiplier });
       case "redeal": return [t("ddz.redeal"), "warn"];
       case "landlord": return [t("ddz.is_landlord", { name: n(ev.seat), ranks: ddzRanksText(ev.bottom_ranks), m: ev.multiplier }), "board"];
       case "play": return t("ddz.plays", { name: n(ev.seat), kind: kindText(ev.kind), ranks: ddzRanksText(ev.ranks), n: ev.cards_left });
@@ -298,10 +322,69 @@ export default {
 
   notice(ev, ctx) {
     if (ev.type === "landlord") return t("ddz.notice_landlord", { name: ctx.name(ev.seat) });
+    if (ev.type === "open_hand") return t("ddz.notice_open", { name: ctx.name(ev.seat), m: ev.multiplier });
+    if (ev.type === "double") return t("ddz.notice_double", { name: ctx.name(ev.seat) });
     if (ev.type === "play" && (ev.kind === "bomb" || ev.kind === "rocket")) return t("ddz.notice_bomb", { name: ctx.name(ev.seat), kind: kindText(ev.kind) });
     return null;
   },
 };
+
+// The history line of a pass, by the phase it was made in (a pass in play has none).
+const PASS_LINES = { bidding: "ddz.passes_bid", open: "ddz.keeps_hidden", doubling: "ddz.no_double_line" };
+
+/**
+ * The buttons of the open-hand choice (明牌: show the hand for ×4 before the bottom cards,
+ * ×2 after, or keep it hidden) and of the doubling round (加倍 or not).
+ */
+function choiceBar(ctx, legal, bar, row) {
+  const opening = legal.phase === "open";
+  row.append(h("button", { class: "btn act fold", "data-testid": "act-pass", onclick: () => ctx.act({ type: "pass" }) },
+    t(opening ? "ddz.keep_hidden" : "ddz.no_double")));
+  row.append(opening
+    ? h("button", { class: "btn act bid", "data-testid": "act-open", onclick: () => ctx.act({ type: "open" }) },
+      t("ddz.show_hand", { m: legal.multiplier }))
+    : h("button", { class: "btn act bid", "data-testid": "act-double", onclick: () => ctx.act({ type: "double" }) },
+      t("ddz.double")));
+  const ask = opening
+    ? t(legal.before_bottom ? "ddz.open_ask_before" : "ddz.open_ask_after", { m: legal.multiplier })
+    : t("ddz.double_ask");
+  bar.append(h("div", { class: "muted small", "data-testid": "play-info" }, ask), row);
+  return bar;
+}
+
+/**
+ * The landlord's hand shown face up (明牌) on its seat, as everyone sees it: two rows (the
+ * higher cards first), small cards on a phone, so that every rank stays readable beside
+ * the seat (one row of 20 would reach past the felt).
+ */
+function shownHand(cards, seat) {
+  const sorted = ddzSorted(cards);
+  const size = narrow() ? "xs" : "sm";
+  const fan = (part) => h("div", { class: "cards fan rest-fan shown-fan", style: { "--n": part.length } },
+    part.map((c) => cardEl(c, { size })));
+  const half = Math.ceil(sorted.length / 2);
+  return h("div", { class: "shown-hand", "data-testid": `shown-${seat}` },
+    fan(sorted.slice(0, half)), sorted.length > half ? fan(sorted.slice(half)) : null);
+}
+
+/**
+ * A seat's 明牌 / 加倍 badges: the landlord's open hand with its multiplier, "Doubled",
+ * and (in a room with doubling) the seat's own multiplier once the landlord is known.
+ */
+function rulesBadges(v, s, seat) {
+  const out = [];
+  if (s.shown && v.open_hand > 1) {
+    out.push(h("span", { class: "badge open-hand", "data-testid": `open-${seat}`, title: t("ddz.open_title") },
+      t("ddz.open_badge", { m: v.open_hand })));
+  }
+  if (s.doubled) {
+    out.push(h("span", { class: "badge doubled", "data-testid": `doubled-${seat}`, title: t("ddz.doubled_title") }, t("ddz.doubled_badge")));
+  }
+  if (v.options && v.options.doubling && s.multiplier !== null && s.multiplier !== undefined && !v.is_over) {
+    out.push(h("span", { class: "badge seat-mult", "data-testid": `seat-mult-${seat}`, title: t("ddz.seat_mult_title") }, `×${s.multiplier}`));
+  }
+  return out;
+}
 
 /** The last hand's score and the cards left in every hand, for the "Last hand" view. */
 function summary(ctx) {
@@ -533,6 +616,7 @@ function resultNode(ctx, r, compact = false, testid = "result") {
   if (m.rockets) factors.push(t("ddz.f_rocket"));
   if (m.spring) factors.push(t("ddz.f_spring"));
   if (m.anti_spring) factors.push(t("ddz.f_anti_spring"));
+  if (m.open_hand > 1) factors.push(t("ddz.f_open", { m: m.open_hand }));
   if (m.capped) factors.push(t("ddz.f_capped", { n: m.cap }));
   const head = r.winner === "landlord" ? t("ddz.landlord_wins", { name: ctx.name(r.landlord) }) : t("ddz.peasants_win");
   if (compact) {
@@ -540,10 +624,14 @@ function resultNode(ctx, r, compact = false, testid = "result") {
       h("div", { class: "result-head" }, `${t(r.winner === "landlord" ? "ddz.landlord_wins_short" : "ddz.peasants_win_short")} · ×${m.final}`));
   }
   const rows = [];
+  // a room with doubling: each seat's own multiplier, and who doubled
+  const doubling = Boolean(r.doubled && r.seat_multipliers && r.doubled.some((d) => d !== null && d !== undefined));
   r.points.forEach((p, seat) => {
     if (p === null || p === undefined) return;
-    rows.push(h("tr", { class: r.chips[seat] > 0 ? "plus" : "minus" },
+    rows.push(h("tr", { class: r.chips[seat] > 0 ? "plus" : "minus", "data-testid": `score-${seat}` },
       h("td", { class: "who", title: ctx.name(seat) }, ctx.name(seat), seat === r.landlord ? " ♛" : ""),
+      doubling ? h("td", { class: "mult", "data-testid": `score-mult-${seat}` }, `×${r.seat_multipliers[seat]}`,
+        r.doubled[seat] ? h("span", { class: "dbl" }, ` ${t("ddz.doubled_short")}`) : null) : null,
       h("td", {}, `${p > 0 ? "+" : ""}${p}`),
       h("td", {}, `${r.chips[seat] > 0 ? "+" : ""}${chips(r.chips[seat])}`)));
   });
@@ -551,7 +639,8 @@ function resultNode(ctx, r, compact = false, testid = "result") {
     h("div", { class: "result-head" }, head),
     h("div", { class: "small" }, `${factors.join(" · ")} = ×${m.final}`),
     h("table", { class: "score" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("ddz.col_points")), h("th", {}, t("ddz.col_chips")))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), doubling ? h("th", {}, t("ddz.col_mult")) : null,
+        h("th", {}, t("ddz.col_points")), h("th", {}, t("ddz.col_chips")))),
       h("tbody", {}, rows)),
     r.short ? h("div", { class: "muted small" }, t("ddz.short")) : null);
 }

@@ -11,7 +11,7 @@ export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
 const MAIN_OPTIONS = {
   holdem: ["small_blind", "big_blind", "ante"],
   zhajinhua: ["ante", "max_stake", "compare_after_rounds", "special_235"],
-  doudizhu: ["bidding", "stake", "max_multiplier"],
+  doudizhu: ["bidding", "stake", "max_multiplier", "doubling", "open_hand"],
 };
 // Table settings used by "Play now" and proposed in the create form.
 const QUICK = {

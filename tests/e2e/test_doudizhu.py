@@ -81,15 +81,7 @@ def test_bid_landlord_take_bottom_and_win_a_trick(new_page, scripted, shots):
     alice.set_viewport_size(DESKTOP)
 
     # Play out the hand with hints: the peasants never play a card, a spring.
-    for left in range(17, -1, -1):
-        alice.get_by_test_id("act-hint").click()
-        expect(alice.locator("[data-testid=hand-card].selected")).to_have_count(1)
-        alice.get_by_test_id("act-play").click()
-        if left == 0:
-            break
-        expect(alice.get_by_test_id("my-hand")).to_have_attribute("data-count", str(left))
-        wait_turn(alice, "play")
-    expect(table(alice)).to_have_attribute("data-over", "1")
+    play_out_with_hints(alice, 18)
     result = alice.get_by_test_id("result")
     expect(result).to_contain_text("alice (landlord) wins")
     expect(result).to_contain_text("bid ×3 · spring ×2 = ×6")
@@ -99,6 +91,20 @@ def test_bid_landlord_take_bottom_and_win_a_trick(new_page, scripted, shots):
     expect(alice.get_by_test_id("seat-2")).to_have_attribute("data-stack", "940")
     expect(alice.get_by_test_id("rest-1").locator("[data-card]")).to_have_count(17)
     screenshot(alice, shots, "desktop-result")
+
+
+def play_out_with_hints(page, cards: int) -> None:
+    """Lead the first hint (the lowest single card) until the ``cards`` left in this page's
+    hand are played, the others passing every time, and wait for the end of the hand."""
+    for left in range(cards - 1, -1, -1):
+        page.get_by_test_id("act-hint").click()
+        expect(page.locator("[data-testid=hand-card].selected")).to_have_count(1)
+        page.get_by_test_id("act-play").click()
+        if left == 0:
+            break
+        expect(page.get_by_test_id("my-hand")).to_have_attribute("data-count", str(left))
+        wait_turn(page, "play")
+    expect(table(page)).to_have_attribute("data-over", "1")
 
 
 def test_rob_bidding_call_makes_the_landlord(new_page, scripted, shots):
