@@ -32,10 +32,10 @@ from server.room.log import RoomLogError, current_table, needs_snapshot, replay
 from server.store import RoomLog, pack, unpack
 
 
-def new_core(game_name: str, seats: int, bot_seats: int, seed: int) -> RoomCore:
+def new_core(game_name: str, seats: int, bot_seats: int, seed: int, config: dict | None = None) -> RoomCore:
     game = GAMES[game_name]
     options = parse_room_options(game, {"seats": seats, "bots": bot_seats, "bot_delay_seconds": 0.5})
-    table = tbl.Table(room="r-log", game=game_name, options=options, config=game.parse_config(None),
+    table = tbl.Table(room="r-log", game=game_name, options=options, config=game.parse_config(config),
                       seats=[None] * seats, version=1, empty_since_ms=0, next_seed=secrets.token_hex(32))
     tbl.seat_bots(table, bot_seats)
     ids = random.Random(seed)
@@ -124,6 +124,23 @@ def test_every_change_is_made_again_exactly_from_its_record(game_name, seed, bot
         session.may_close = i >= 250  # an empty room's closing too, near the end
         session.step()
     assert len(session.changes) > 10
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), bot_seats=st.integers(0, 2))
+def test_dou_dizhu_open_hand_and_doubling_are_made_again_exactly_from_their_records(seed, bot_seats):
+    config = {"doubling": True, "open_hand": True}
+    session = Session(new_core("doudizhu", 3, bot_seats, seed, config), random.Random(seed))
+
+    def reached() -> bool:  # a landlord's open-hand answer, or a doubling answer
+        return any(e.get("type") in ("open_hand", "double") or e.get("phase") in ("open", "doubling")
+                   for _, change in session.changes for e in change.events)
+
+    for i in range(3000):  # (the deck is random: some hands end with every seat passing)
+        session.step()
+        if i >= 300 and reached():
+            break
+    assert reached()
 
 
 def test_loading_replays_the_records_after_the_last_snapshot():
