@@ -1,7 +1,8 @@
 """Dou Dizhu's 明牌 (open hand) and 加倍 (doubling) in a real browser (issue #28, item 14):
 the choices as buttons, the landlord's hand face up on its seat for the others, each
 seat's doubling and own multiplier on its plate, and the multipliers in the score box;
-at 1280x800 in English and at 390x844 in Chinese."""
+the landlord's view at 1280x800, a peasant's at 390x844 then 1280x800, in English and
+in Chinese."""
 
 from __future__ import annotations
 
@@ -10,10 +11,34 @@ import pytest
 from .conftest import DESKTOP
 from .test_doudizhu import passive, play_out_with_hints
 from .test_layout_doudizhu import ranks_cut
-from .test_layout_page import page_overflow
-from .ui import SIZES, create_table, enter, expect, felt_overlaps, screenshot, table, wait_turn
+from .test_layout_page import LOCALES, box, page_overflow, resize
+from .ui import (
+    SIZES,
+    create_table,
+    enter,
+    expect,
+    felt_overlaps,
+    intersect,
+    screenshot,
+    table,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.browser
+
+
+# The buttons of the bar above the felt, and the text of its title lines (as drawn: a
+# centred line's box is the width of its words, not of the column).
+_TOP_BAR = """() => [...document.querySelectorAll('.table-bar .btn, .table-bar .table-title > *')].map((el) => {
+  const range = document.createRange(); range.selectNodeContents(el);
+  const r = el.matches('.btn') ? el.getBoundingClientRect() : range.getBoundingClientRect();
+  return {id: el.dataset.testid || el.className, x: r.x, y: r.y, w: r.width, h: r.height}; }).filter((b) => b.w && b.h)"""
+
+
+def clashes_with_the_top_bar(page) -> list[str]:
+    """The buttons and lines of the bar above the felt that the shown hand covers."""
+    shown = box(page, "[data-testid=shown-1]")
+    return [b["id"] for b in page.evaluate(_TOP_BAR) if intersect(shown, b)]
 
 
 def doubler(view):
@@ -114,8 +139,18 @@ def test_the_landlord_shows_the_hand_late_doubles_and_the_score_box_shows_each_m
     assert not any(b.errors for b in (west, east)), [b.errors for b in (west, east)]
 
 
-def test_a_peasant_on_a_phone_sees_the_open_hand_and_doubles_in_chinese(new_page, scripted, shots):
-    alice = new_page(SIZES["phone"], locale="zh-CN")
+# What the page says, in each language.
+WORDS = {
+    "en": {"open": "Shown ×4", "double": "Double ×2", "no_double": "No double", "doubled": "Doubled",
+           "shows": "bot-lord shows the hand"},
+    "zh": {"open": "明牌 ×4", "double": "加倍 ×2", "no_double": "不加倍", "doubled": "加倍", "shows": "bot-lord 明牌"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_peasant_on_a_phone_sees_the_open_hand_and_doubles(new_page, scripted, shots, lang):
+    words = WORDS[lang]
+    alice = new_page(SIZES["phone"], locale=LOCALES[lang])
     enter(alice, "alice")
     room = create_table(alice, "doudizhu", doubling=True, open_hand=True, action_seconds=120,
                         between_hands_seconds=120)
@@ -127,11 +162,11 @@ def test_a_peasant_on_a_phone_sees_the_open_hand_and_doubles_in_chinese(new_page
     wait_turn(alice, "doubling")
     shown = alice.get_by_test_id("shown-1")
     expect(shown.locator("[data-card]")).to_have_count(20)
-    expect(alice.get_by_test_id("open-1")).to_have_text("明牌 ×4")
+    expect(alice.get_by_test_id("open-1")).to_have_text(words["open"])
     expect(alice.get_by_test_id("multiplier")).to_have_text("×12")
-    expect(alice.get_by_test_id("act-double")).to_have_text("加倍 ×2")
-    expect(alice.get_by_test_id("act-pass")).to_have_text("不加倍")
-    expect(alice.get_by_test_id("last-play-2")).to_have_text("不加倍")
+    expect(alice.get_by_test_id("act-double")).to_have_text(words["double"])
+    expect(alice.get_by_test_id("act-pass")).to_have_text(words["no_double"])
+    expect(alice.get_by_test_id("last-play-2")).to_have_text(words["no_double"])
     # the cards shown are the landlord's, never the other peasant's
     lord_cards = set(lord.snapshots[-1]["view"]["hand"])
     drawn = set(int(c) for c in shown.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)"))
@@ -142,25 +177,29 @@ def test_a_peasant_on_a_phone_sees_the_open_hand_and_doubles_in_chinese(new_page
     edges = shown.evaluate("el => [el.getBoundingClientRect().left, el.getBoundingClientRect().right]")
     assert 0 <= edges[0] and edges[1] <= SIZES["phone"]["width"], edges
     assert not felt_overlaps(alice), felt_overlaps(alice)
-    screenshot(alice, shots, "phone-doubling-zh")
+    screenshot(alice, shots, f"phone-doubling-{lang}")
     alice.get_by_test_id("act-double").click()
 
     # the landlord did not double: alice 12 x 2 = 24, east 12, the landlord 36
-    expect(alice.get_by_test_id("doubled-0")).to_have_text("加倍")
+    expect(alice.get_by_test_id("doubled-0")).to_have_text(words["doubled"])
     for seat, m in ((0, 24), (1, 36), (2, 12)):
         expect(alice.get_by_test_id(f"seat-mult-{seat}")).to_have_text(f"×{m}")
     expect(table(alice)).to_have_attribute("data-street", "play")
-    expect(alice.get_by_test_id("history")).to_contain_text("bot-lord 明牌")
-    assert not felt_overlaps(alice), felt_overlaps(alice)
-    # as the landlord plays, the shown hand follows
+    expect(alice.get_by_test_id("history")).to_contain_text(words["shows"])
+    # as the landlord plays, the shown hand follows; the play on the felt stays clear of it
     expect(shown.locator("[data-card]")).to_have_count(19)
-    screenshot(alice, shots, "phone-play-zh")
-    alice.set_viewport_size(SIZES["desktop"])
-    expect(alice.get_by_test_id("shown-1").locator("[data-card]")).to_have_count(19)
-    edges = shown.evaluate("el => [el.getBoundingClientRect().left, el.getBoundingClientRect().right]")
-    assert 0 <= edges[0] and edges[1] <= SIZES["desktop"]["width"], edges
-    assert not ranks_cut(alice, "[data-testid=shown-1] .shown-fan"), ranks_cut(alice, "[data-testid=shown-1] .shown-fan")
+    expect(alice.get_by_test_id("last-play-1").locator("[data-card]")).to_have_count(1)
     assert not felt_overlaps(alice), felt_overlaps(alice)
-    assert page_overflow(alice) <= 0, f"the page scrolls {page_overflow(alice)} px"
-    screenshot(alice, shots, "desktop-play-zh")
+    assert not clashes_with_the_top_bar(alice)
+    screenshot(alice, shots, f"phone-play-{lang}")
+    for size in ("desktop", "laptop"):  # 1280x800, 1366x768
+        resize(alice, size)
+        expect(alice.get_by_test_id("shown-1").locator("[data-card]")).to_have_count(19)
+        screenshot(alice, shots, f"{size}-play-{lang}")
+        edges = shown.evaluate("el => [el.getBoundingClientRect().left, el.getBoundingClientRect().right]")
+        assert 0 <= edges[0] and edges[1] <= SIZES[size]["width"], edges
+        assert not ranks_cut(alice, "[data-testid=shown-1] .shown-fan"), ranks_cut(alice, "[data-testid=shown-1] .shown-fan")
+        assert not felt_overlaps(alice), felt_overlaps(alice)
+        assert not clashes_with_the_top_bar(alice), (size, clashes_with_the_top_bar(alice))
+        assert page_overflow(alice) <= 0, f"at {size} the page scrolls {page_overflow(alice)} px"
     assert not any(b.errors for b in (lord, east)), [b.errors for b in (lord, east)]
