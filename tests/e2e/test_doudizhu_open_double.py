@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from . import ui
 from .conftest import DESKTOP
 from .test_doudizhu import passive, play_out_with_hints
 from .test_layout_doudizhu import ranks_cut
 from .test_layout_page import LOCALES, box, page_overflow, resize
-from .ui import (
-    SIZES,
-    create_table,
-    enter,
-    expect,
-    felt_overlaps,
-    intersect,
-    screenshot,
-    table,
-    wait_turn,
-)
+from .ui import SIZES, create_table, enter, expect, felt_overlaps, screenshot, table, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +29,7 @@ _TOP_BAR = """() => [...document.querySelectorAll('.table-bar .btn, .table-bar .
 def clashes_with_the_top_bar(page) -> list[str]:
     """The buttons and lines of the bar above the felt that the shown hand covers."""
     shown = box(page, "[data-testid=shown-1]")
-    return [b["id"] for b in page.evaluate(_TOP_BAR) if intersect(shown, b)]
+    return [b["id"] for b in page.evaluate(_TOP_BAR) if ui.intersect(shown, b)]
 
 
 def doubler(view):
