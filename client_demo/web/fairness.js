@@ -192,7 +192,7 @@ export function layout(game, deck, dealOrder) {
 
 /**
  * The cards an event of the hand shows this viewer, as "seen" entries {seat, cards, kind}:
- * kinds "dealt" (own cards), "shown" (showdown, compare), "board" (the whole board so far,
+ * kinds "dealt" (own cards), "shown" (showdown, compare, Dou Dizhu's open hand), "board" (the whole board so far,
  * in order), "bottom" (Dou Dizhu; seat = the landlord), "played", "left" (Dou Dizhu's cards
  * left in a hand at the end). Events filtered for another viewer lack the cards: nothing.
  */
@@ -213,6 +213,7 @@ export function seenFromEvent(game, ev) {
     case "zhajinhua:show": add(ev.seat, ev.cards, "shown"); break;
     case "doudizhu:deal": add(ev.seat, ev.cards, "dealt"); break;
     case "doudizhu:landlord": add(ev.seat, ev.bottom, "bottom"); break;
+    case "doudizhu:open_hand": add(ev.seat, ev.cards, "shown"); break; // 明牌: the landlord's hand
     case "doudizhu:play": add(ev.seat, ev.cards, "played"); break;
     case "doudizhu:hand_over": (ev.hands || []).forEach((cards, seat) => add(seat, cards, "left")); break;
     default: break;
@@ -236,6 +237,7 @@ export function seenFromView(game, view, mySeat) {
   } else if (game === "doudizhu") {
     if (view.landlord !== null && view.landlord !== undefined) add(view.landlord, view.bottom, "bottom");
     if (view.you !== null && view.you !== undefined) add(view.you, view.hand, "held");
+    for (const s of view.seats || []) if (s && s.shown) add(s.seat, s.shown, "shown"); // 明牌
     for (const m of view.history || []) if (m && m.type === "play") add(m.seat, m.cards, "played");
     const r = view.result;
     if (r && Array.isArray(r.hands)) r.hands.forEach((cards, seat) => add(seat, cards, "left"));

@@ -150,6 +150,33 @@ def test_dou_dizhu_landlord_plays_the_bottom(new_page):
     assert bad["reason"].endswith("the deck puts it in the bottom"), bad
 
 
+def test_dou_dizhu_open_hand_is_checked_as_cards_shown(new_page):
+    """明牌: the landlord's hand shown face up (its event, or a view after a reload) is
+    checked against the deck like a showdown: the landlord's dealt cards and the bottom."""
+    page = new_page(DESKTOP)
+    deck = fair(page, f"return await f.deriveDeck('{SEED}', 'r-example', 1, ['alice-seed', 'bob-seed', ''], 54);")
+    lay = fair(page, "return f.layout('doudizhu', arg, [0, 1, 2]);", deck)
+    shown = sorted(lay["hands"]["1"] + lay["bottom"])
+    event = {"type": "open_hand", "seat": 1, "cards": shown, "ranks": "", "before_bottom": False, "multiplier": 2}
+    assert fair(page, "return f.seenFromEvent('doudizhu', arg);", event) == [{"seat": 1, "cards": shown, "kind": "shown"}]
+    view = {"landlord": 1, "bottom": lay["bottom"], "you": 0, "hand": lay["hands"]["0"], "history": [],
+            "seats": [{"seat": 0, "shown": None}, {"seat": 1, "shown": shown}, {"seat": 2, "shown": None}]}
+    seen = fair(page, "return f.seenFromView('doudizhu', arg, 0);", view)
+    assert {"seat": 1, "cards": shown, "kind": "shown"} in seen
+    hand = {
+        "game": "doudizhu", "room": "r-example", "handNo": 1,
+        "fairness": {"scheme": "cardroom-v1", "commitment": COMMITMENT, "deck_size": 54, "deal_order": [0, 1, 2],
+                     "seeds": [{"seat": 0, "seed": "alice-seed"}, {"seat": 1, "seed": "bob-seed"},
+                               {"seat": 2, "seed": ""}]},
+        "reveal": {"server_seed": SEED}, "seen": seen,
+    }
+    assert verify(page, hand)["ok"] is True
+    view["seats"][1]["shown"] = shown[:-1] + [lay["hands"]["2"][0]]  # a card of seat 2 shown as the landlord's
+    hand["seen"] = fair(page, "return f.seenFromView('doudizhu', arg, 0);", view)
+    bad = verify(page, hand)
+    assert bad["ok"] is False and bad["reason"].startswith("seat 1 showed"), bad
+
+
 def test_verify_a_hand_played_against_a_bot(new_page, server, shots, tmp_path):
     page = new_page(DESKTOP)
     enter(page, "vera")
