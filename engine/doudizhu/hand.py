@@ -324,13 +324,14 @@ def multiplier_so_far(state: DoudizhuState) -> int:
 def seat_multipliers_so_far(state: DoudizhuState) -> list[int | None]:
     """Each seat's own multiplier so far (doubling included, no spring yet); all ``None``
     before the landlord is known."""
-    if state.landlord is None:
+    landlord = state.landlord
+    if landlord is None:
         return [None] * len(state.players)
     uncapped = running_multiplier(max(bid_multiplier(state.bidding), 1), state.bombs, state.rockets, 0,
                                   state.open_hand)
-    peasants = state.peasants()
-    pairs = pair_multipliers(uncapped, state.doubled, state.landlord, peasants, state.options["max_multiplier"])
-    return seat_multipliers(pairs, state.landlord, peasants, len(state.players))
+    peasants = [s for s in state.order if s != landlord]  # (in either order: each settles on its own)
+    pairs = pair_multipliers(uncapped, state.doubled, landlord, peasants, state.options["max_multiplier"])
+    return seat_multipliers(pairs, landlord, peasants, len(state.players))
 
 
 def _finish(new: DoudizhuState, winner: int) -> Event:

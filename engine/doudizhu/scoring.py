@@ -88,13 +88,11 @@ def pair_multipliers(uncapped: int, doubled: Sequence[bool | None], landlord: in
     Each is ``uncapped x dL x dp`` (``d`` = :data:`DOUBLE` for a seat whose ``doubled``
     entry is true, else 1), capped at ``cap`` when that is above 0.
     """
-    def factor(seat: int) -> int:
-        return DOUBLE if doubled[seat] else 1
-
-    pairs = [uncapped * factor(landlord) * factor(p) for p in peasants]
+    lord = uncapped * (DOUBLE if doubled[landlord] else 1)
+    first, second = (lord * (DOUBLE if doubled[p] else 1) for p in peasants)
     if cap > 0:
-        pairs = [min(m, cap) for m in pairs]
-    return pairs[0], pairs[1]
+        return min(first, cap), min(second, cap)
+    return first, second
 
 
 def seat_multipliers(pairs: Sequence[int], landlord: int, peasants: Sequence[int],
@@ -102,9 +100,8 @@ def seat_multipliers(pairs: Sequence[int], landlord: int, peasants: Sequence[int
     """Each seat's own multiplier, indexed by seat (``None`` outside the hand): a peasant's
     pair multiplier, and for the landlord the sum of both (what its points are made of)."""
     out: list[int | None] = [None] * seats
-    for p, m in zip(peasants, pairs, strict=True):
-        out[p] = m
-    out[landlord] = sum(pairs)
+    out[peasants[0]], out[peasants[1]] = pairs
+    out[landlord] = pairs[0] + pairs[1]
     return out
 
 

@@ -21,7 +21,9 @@ def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
     own = seat is not None and 0 <= seat < len(state.players) and state.players[seat] is not None
     seats: list[dict[str, Any] | None] = []
-    multipliers = seat_multipliers_so_far(state)
+    # each seat's own multiplier: only a room with doubling has one apart from the hand's
+    doubling = state.options.get("doubling") and state.landlord is not None
+    multipliers = seat_multipliers_so_far(state) if doubling else _NO_MULTIPLIER * len(state.players)
     for s, player in enumerate(state.players):
         if player is None:
             seats.append(None)
@@ -65,6 +67,9 @@ def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
         "legal": legal_to_wire(legal_actions(state, seat)) if own and seat is not None else None,
         "result": _plain(state.result),
     }
+
+
+_NO_MULTIPLIER: list[int | None] = [None]
 
 
 def _move(m: dict[str, Any] | None) -> dict[str, Any] | None:

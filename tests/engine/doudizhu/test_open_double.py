@@ -40,6 +40,7 @@ def test_both_options_are_off_by_default_and_named_in_the_game():
     s, events = landlord_by_bid()
     assert s.phase == "play" and s.to_act == 1 and events[-1]["type"] == "landlord"
     assert s.open_hand == 1 and s.doubled == [None, None, None]
+    assert all(x["shown"] is None and x["doubled"] is None and x["multiplier"] is None for x in view(s, 0)["seats"])
 
 
 def test_the_options_must_be_bools():
