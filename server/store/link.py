@@ -4,11 +4,12 @@ Storing a room change is one ``EVALSHA``; a busy process makes thousands a secon
 redis-py each call costs about 150-200 µs of this process's CPU (its pool, retry and
 timeout machinery, its per-reply parsing path), ten times what the call itself needs:
 pack the command, write it, hand the reply to whoever waits for it. A :class:`ScriptLink`
-does only that, on one connection of its own:
+does only that, on one connection of its own (``hiredis`` packs the commands and
+parses the replies):
 
 * every call made in one turn of the event loop goes out in one ``write`` (a pipeline);
   calls of later turns go out at once, without waiting for earlier replies (Redis answers
-  in order, and ``hiredis`` parses the replies);
+  in order);
 * an error reply is returned to its caller as redis-py's exception (``NOSCRIPT`` as
   :class:`~redis.exceptions.NoScriptError`, ``READONLY`` as
   :class:`~redis.exceptions.ReadOnlyError`, any other as
@@ -53,25 +54,6 @@ def link_for(redis: Any) -> ScriptLink | None:
                       username=kw.get("username"), password=kw.get("password"), db=kw.get("db", 0),
                       connect_timeout=kw.get("socket_connect_timeout") or CONNECT_TIMEOUT,
                       timeout=kw.get("socket_timeout") or REPLY_TIMEOUT)
-
-
-def encode(args: tuple[Any, ...] | list[Any]) -> bytes:
-    """One command in the Redis protocol (RESP): ``str`` as UTF-8, ``int`` in decimal,
-    ``bytes`` as they are."""
-    out = [b"*%d\r\n" % len(args)]
-    for a in args:
-        if isinstance(a, bytes):
-            b = a
-        elif isinstance(a, str):
-            b = a.encode()
-        elif isinstance(a, int):
-            b = b"%d" % a
-        else:
-            raise TypeError(f"cannot send {type(a).__name__} to Redis")
-        out.append(b"$%d\r\n" % len(b))
-        out.append(b)
-        out.append(b"\r\n")
-    return b"".join(out)
 
 
 def _error(reply: rx.ResponseError) -> rx.ResponseError:
@@ -157,7 +139,7 @@ class ScriptLink:
             raise rx.ConnectionError("the script link is closed")
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
-        self._out.append((encode(args), fut))
+        self._out.append((hiredis.pack_command(args), fut))
         if not self._flush_soon:
             self._flush_soon = True
             loop.call_soon(self._flush)
@@ -246,7 +228,7 @@ class ScriptLink:
         if not steps:
             return
         futures = [asyncio.get_running_loop().create_future() for _ in steps]
-        self._send(protocol, [(encode(step), fut) for step, fut in zip(steps, futures, strict=True)])
+        self._send(protocol, [(hiredis.pack_command(step), fut) for step, fut in zip(steps, futures, strict=True)])
         for fut in futures:
             await fut  # an error reply (wrong password) is raised here
 
