@@ -59,6 +59,10 @@ class RoomView:
         self.pins = 0  # 1 while this process owns the room
         self.spectators_reported = 0
         self.touched = time.monotonic()  # last opened or asked: idle views are closed later
+        # what shared() rendered last, reused while unchanged (never changed in place: a
+        # viewer's held snapshot may share them)
+        self._seats: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._fair: tuple[Any, dict[str, Any] | None] = (None, None)
 
     @property
     def room(self) -> str:
@@ -113,15 +117,15 @@ class RoomView:
         timer = None
         if playing and t.hand.to_act is not None and t.deadline_ms is not None:
             timer = {"seat": t.hand.to_act, "deadline_ms": t.deadline_ms}
-        seats = []
-        for i, s in enumerate(t.seats):
-            if s is None:
-                seats.append(None)
-                continue
-            seats.append({
-                "player": s.player, "name": s.name, "stack": tbl.live_stack(t, i),
-                "connected": s.bot or self.views.is_online(s.player), "sitting_out": s.sitting_out,
-                "leaving": s.leaving, "bot": s.bot,
+        seats = [None if s is None else self._seat(i, s.player, s.name, tbl.live_stack(t, i),
+                                                   s.bot or self.views.is_online(s.player), s.sitting_out,
+                                                   s.leaving, s.bot)
+                 for i, s in enumerate(t.seats)]
+        fair = (tbl.next_commitment(t), t.fair, playing)
+        if fair != self._fair[0]:
+            self._fair = (fair, {
+                "next_commitment": fair[0],
+                "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),
             })
         return {
             "t": "room", "room": self.room, "game": t.game, "name": t.options["name"],
@@ -131,11 +135,20 @@ class RoomView:
             "code": t.code,  # everyone here had it (or sits here): they may share it
             "closed": t.closed,
             "league": tbl.public_league(t),
-            "fairness": {
-                "next_commitment": tbl.next_commitment(t),
-                "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),
-            },
+            "fairness": self._fair[1],
         }
+
+    def _seat(self, i: int, *shown: Any) -> dict[str, Any]:
+        """Seat ``i`` as :meth:`shared` shows it: the same object as last time when nothing
+        in it changed, so that working out a patch passes over it at once (``is``)."""
+        kept = self._seats.get(i)
+        if kept is not None and kept[0] == shown:
+            return kept[1]
+        player, name, stack, connected, sitting_out, leaving, bot = shown
+        seat = {"player": player, "name": name, "stack": stack, "connected": connected,
+                "sitting_out": sitting_out, "leaving": leaving, "bot": bot}
+        self._seats[i] = (shown, seat)
+        return seat
 
     def refresh(self) -> None:
         """Bring every viewer up to date when something shown changed without a new
