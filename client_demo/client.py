@@ -54,7 +54,8 @@ log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "cardroom.msgpack"
 # Requests that are safe to send again after a reconnect (same answer or harmless).
-_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "set_seed", "history", "my_record"})
+_RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "auto_play", "set_seed",
+                         "history", "my_record"})
 # Errors answering hello that are worth another reconnect attempt.
 _RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
 
@@ -519,6 +520,12 @@ class CardroomClient:
 
     async def sit_in(self, room: str) -> dict[str, Any]:
         return await self.request({"t": "sit_in", "room": room})
+
+    async def auto_play(self, room: str, on: bool = True) -> dict[str, Any]:
+        """Hand your seat to the server's auto-play (托管: check or fold in Hold'em and Zha
+        Jin Hua, the built-in bot in Dou Dizhu) or, with ``on=False``, take it back.
+        Answered by the room snapshot (your seat's ``auto``)."""
+        return await self.request({"t": "auto_play", "room": room, "on": on})
 
     async def find_room(self, code: str) -> str:
         """The private room a join code names (``find_room``); remembered with its code, so

@@ -3,8 +3,8 @@
 Identity (``hello``), the room list, creating rooms and spectating are answered by the
 process the client is connected to, from what Redis holds (players, the shared room
 list, spectator counts of every live process). Requests that change a room (``join``,
-``leave``, ``sit_out``, ``sit_in``, ``show``, ``add_bot``, ``act``) go to the room's owner through the
-:class:`~server.cluster.directory.Directory`, wherever it is.
+``leave``, ``sit_out``, ``sit_in``, ``show``, ``add_bot``, ``auto_play``, ``act``) go to the room's owner
+through the :class:`~server.cluster.directory.Directory`, wherever it is.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .room import table as tbl
 from .room.core import (
     Act,
     AddBot,
+    AutoPlay,
     Command,
     Join,
     Leave,
@@ -181,6 +182,8 @@ class Lobby:
             return Act(origin, msg.action, msg.id)
         if isinstance(msg, m.SetSeed):
             return SetSeed(origin, msg.seed)
+        if isinstance(msg, m.AutoPlay):
+            return AutoPlay(origin, msg.on)
         return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show, m.AddBot: AddBot}[type(msg)](origin)
 
     async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:

@@ -102,6 +102,13 @@ class AddBot(Message, tag="add_bot"):
     room: RoomId
 
 
+class AutoPlay(Message, tag="auto_play"):
+    """Hand my seat to the server's auto-play (托管) or take it back."""
+
+    room: RoomId
+    on: bool
+
+
 class SetSeed(Message, tag="set_seed"):
     room: RoomId
     seed: ClientSeed
@@ -179,8 +186,9 @@ class Ping(Message, tag="ping"):
 
 
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
-                                           Show, AddBot, SetSeed, Act, QuickMatch, FindRoom, History, MyRecord, ListLeagues, LeagueInfo, LeagueCreate,
-                                           LeagueEnter, LeagueRun, LeagueExport, Ping)
+                                           Show, AddBot, AutoPlay, SetSeed, Act, QuickMatch, FindRoom, History,
+                                           MyRecord, ListLeagues, LeagueInfo, LeagueCreate, LeagueEnter, LeagueRun,
+                                           LeagueExport, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

@@ -27,9 +27,26 @@ def room_options(game: Game) -> list[Option]:
     """The room options for ``game`` (``seats`` is bounded by its player counts).
 
     The bot options (``bots``, ``bot_strategy``, ``bot_delay_seconds``) are offered for
-    games that have bot strategies in :mod:`engine.bots`.
+    games that have bot strategies in :mod:`engine.bots`; ``time_bank_seconds`` for the
+    games in :data:`TIME_BANK_GAMES`.
     """
-    return _table_options(game) + _bot_options(game)
+    return _table_options(game) + _time_bank_options(game) + _bot_options(game)
+
+
+TIME_BANK_GAMES = ("holdem",)
+TIME_BANK_MAX_SECONDS = 600
+
+
+def _time_bank_options(game: Game) -> list[Option]:
+    """``time_bank_seconds``, in the games that offer a time bank (Hold'em)."""
+    if game.name not in TIME_BANK_GAMES:
+        return []
+    return [Option(
+        "time_bank_seconds", float, 0.0,
+        f"extra seconds each player gets once for as long as they keep the seat, used when a turn clock runs "
+        f"out (0: none; at most {TIME_BANK_MAX_SECONDS})",
+        min=0, max=TIME_BANK_MAX_SECONDS,
+    )]
 
 
 def _bot_options(game: Game) -> list[Option]:

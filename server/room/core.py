@@ -117,6 +117,18 @@ class AddBot:
 
 
 @dataclass(frozen=True)
+class AutoPlay:
+    """Hand my seat to the server's auto-play (``on``) or take it back. Sent by the server
+    itself (``player`` set, origin internal) when a player's last connection closes."""
+
+    kind: ClassVar[str] = "auto_play"
+    origin: Origin
+    on: bool
+    player: str | None = None  # whose seat (None: the requester's)
+    reason: str = "asked"  # one of table.AUTO_REASONS
+
+
+@dataclass(frozen=True)
 class SetSeed:
     kind: ClassVar[str] = "set_seed"
     origin: Origin
@@ -140,8 +152,9 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | Show | AddBot | SetSeed | Act | Settle
-COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, SetSeed, Act, Settle)}
+Command = Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Settle
+COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, AutoPlay, SetSeed, Act,
+                                                 Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -217,7 +230,8 @@ class Change:
 
     table: tbl.Table
     events: list[Event]
-    kind: str  # join, leave, sit_out, sit_in, show, add_bot, act, start, timeout, leaver, bot, stand_up, close
+    kind: str  # join, leave, sit_out, sit_in, show, add_bot, auto_play, act, start, timeout, time_bank,
+    # leaver, sitting_out, auto, bot, stand_up, close
     origin: Origin | None = None
     answers: list[Answer] = field(default_factory=list)
     debit: Debit | None = None
@@ -296,7 +310,8 @@ class RoomCore:
         if isinstance(cmd, Settle):
             return Reply(origin, _with_ref(
                 {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
-        seat = tbl.seat_of(self.table, origin.player)
+        whose = cmd.player if isinstance(cmd, AutoPlay) and cmd.player is not None else origin.player
+        seat = tbl.seat_of(self.table, whose)
         if isinstance(cmd, Join):
             if self.table.closed:
                 raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
@@ -314,7 +329,7 @@ class RoomCore:
                                 debit=Debit(xid, origin.player, buy_in))
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat in this room")
-        if self.table.league is not None and isinstance(cmd, Leave | SitOut) and not self.table.closed:
+        if self.table.league is not None and isinstance(cmd, Leave | SitOut | AutoPlay) and not self.table.closed:
             raise ProtocolError("league_seat", "a league seat is held until the match ends; while you are "
                                 "away the game's timeout action plays your turns")
         if isinstance(cmd, Leave):
@@ -334,6 +349,12 @@ class RoomCore:
             t, forget = self._draft()
             events = tbl.show(t, self.game, seat)
             return self._change(t, events, "show", forget, origin, [Answer(origin, "room")])
+        if isinstance(cmd, AutoPlay):
+            if cmd.reason not in tbl.AUTO_REASONS:
+                raise ProtocolError("bad_message", f"reason must be one of {', '.join(tbl.AUTO_REASONS)}")
+            t, forget = self._draft()
+            events = tbl.set_auto(t, seat, cmd.on, now, cmd.reason)
+            return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "room")])
         if isinstance(cmd, SitOut | SitIn):
             t, forget = self._draft()
             events = tbl.sit_out(t, seat, now) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
@@ -347,7 +368,8 @@ class RoomCore:
         if not tbl.playing(self.table):
             raise ProtocolError("no_hand", "no hand is being played in this room")
         t, forget = self._draft()
-        events = tbl.act(t, self.game, seat, action, now)
+        events = tbl.set_auto(t, seat, False, now)  # acting yourself takes your seat back
+        events += tbl.act(t, self.game, seat, action, now)
         tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
         return self._change(t, events, "act", forget, origin, [Answer(origin, "ack", cmd.action_id)])
 
@@ -370,7 +392,7 @@ class RoomCore:
         t = self.table
         if not tbl.playing(t) and self._refused_at == t.version:
             wake = None
-        elif tbl.bot_to_act(t) is not None and self._bot_failed_at == t.version:
+        elif self._server_to_act(t) is not None and self._bot_failed_at == t.version:
             wake = t.deadline_ms
         else:
             wake = tbl.next_wakeup_ms(t, self.game)
@@ -400,7 +422,7 @@ class RoomCore:
             return None
         if step == "start" and self._refused_at == t0.version:
             return None
-        if step == "bot" and self._bot_failed_at == t0.version:
+        if step in ("bot", "auto") and self._bot_failed_at == t0.version:
             return None
         return self._step(step, now)
 
@@ -430,23 +452,48 @@ class RoomCore:
                 self._refused_at = t0.version
                 return None
             return self._change(t, events, "start", forget)
-        if step == "bot":
-            return self._bot_turn(now)
+        if step in ("bot", "auto"):
+            return self._server_turn(step, now)
+        if step == "time_bank":
+            t, forget = self._draft()
+            return self._change(t, tbl.use_time_bank(t), step, forget)
         t, forget = self._draft()
         events = tbl.play_for(t, self.game, now, step)
         return self._change(t, events, step, forget)
 
-    def _bot_turn(self, now: int) -> Change | None:
-        """The bot seat to act plays: its strategy's choice on its own view, or, if the
-        strategy fails or is refused, the game's timeout action (both logged). If even
-        that is refused, the bot's turn clock runs out like anyone's."""
+    @staticmethod
+    def _server_to_act(t: tbl.Table) -> int | None:
+        """The seat to act if the server plays it (a bot, or an auto-played person)."""
+        bot = tbl.bot_to_act(t)
+        return bot if bot is not None else tbl.auto_to_act(t)
+
+    def _server_choice(self, seat: int, step: str) -> tuple[str, dict[str, Any] | None]:
+        """What the server plays for ``seat`` (``step`` ``"bot"`` or ``"auto"``), and the
+        strategy named in logs. A bot seat: its strategy's choice. An auto-played seat:
+        check or fold in :data:`~server.room.table.CHECK_FOLD_GAMES` (decided from the
+        table alone), else the built-in bot's first strategy (``smart``). A strategy's
+        choice is drawn (:meth:`_draw`), so a replay plays it again without the bot."""
         t0 = self.table
-        seat = tbl.bot_to_act(t0)
+        info = t0.seats[seat]
+        assert info is not None
+        if step == "auto" and self.game.name in tbl.CHECK_FOLD_GAMES:
+            return "check_or_fold", tbl.check_or_fold(self.game, t0.hand, seat)
+        if step == "auto":
+            strategy = bots.NAMES[0]
+        else:
+            strategy = info.strategy or t0.options.get("bot_strategy", bots.NAMES[0])
+        return strategy, self._draw(lambda: self._decide(seat, strategy))
+
+    def _server_turn(self, step: str, now: int) -> Change | None:
+        """The bot or auto-played seat to act plays (:meth:`_server_choice`), or, if that
+        fails or is refused, the game's timeout action (both logged). If even that is
+        refused, the seat's turn clock runs out like anyone's."""
+        t0 = self.table
+        seat = self._server_to_act(t0)
         assert seat is not None
-        strategy = t0.seats[seat].strategy or t0.options.get("bot_strategy", bots.NAMES[0])  # type: ignore[union-attr]
-        action = self._draw(lambda: self._decide(seat, strategy))
+        strategy, action = self._server_choice(seat, step)
         if action is None:
-            log.error("room %s: bot strategy %s gave no action for seat %d; playing the timeout action",
+            log.error("room %s: strategy %s gave no action for seat %d; playing the timeout action",
                       self.room, strategy, seat)
         for attempt in (action, self.game.timeout_action(t0.hand, seat)):
             if attempt is None:
@@ -454,12 +501,13 @@ class RoomCore:
             t, forget = self._draft()
             try:
                 events = tbl.act(t, self.game, seat, attempt, now)
-                tbl.remember_answer(t, t0.seats[seat].player, f"bot-v{t0.version}", t0.version + 1)
+                if step == "bot":
+                    tbl.remember_answer(t, t0.seats[seat].player, f"bot-v{t0.version}", t0.version + 1)
             except IllegalAction as exc:
-                log.error("room %s: bot in seat %d chose %r, refused (%s); %s", self.room, seat, attempt,
+                log.error("room %s: %s for seat %d chose %r, refused (%s); %s", self.room, step, seat, attempt,
                           exc.code, "playing the timeout action" if attempt is action else "giving up")
                 continue
-            return self._change(t, events, "bot", forget)
+            return self._change(t, events, step, forget)
         self._bot_failed_at = t0.version
         return None
 

@@ -18,6 +18,18 @@ stacks come from grants recorded like a new player's (:func:`granted_chips` read
 off the events), they re-buy instead of standing up when they bust, and a hand only
 starts when at least one ready seat is a human. The room actor plays a bot's turn once
 ``Table.bot_act_ms`` (persisted, like the turn deadline) has passed.
+
+Auto-play (托管): a person's seat with ``SeatInfo.auto`` set is played by the server at
+once whenever it is its turn (the room core picks the action: check or fold in the betting
+games, the built-in bot elsewhere). The player asks for it and takes it back; the server
+switches it on after :data:`AUTO_PLAY_AFTER_TIMEOUTS` timeouts in a row or when the
+player's last connection closes. An auto-played seat counts, like a sitting-out one,
+towards ``--sit-out-minutes`` (:func:`overdue_sitters`).
+
+Time bank (Hold'em room option ``time_bank_seconds``): each seat gets that many seconds
+when it sits down (``SeatInfo.bank_ms``); a turn clock that runs out goes on from the
+bank (:func:`use_time_bank`, ``Table.bank_since_ms``), and what was used is deducted
+when the seat acts or times out.
 """
 
 from __future__ import annotations
@@ -29,12 +41,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import fairness
+from engine.errors import IllegalAction
 from engine.game import Event, Game
 
 from ..protocol import ProtocolError
 
 ANSWERS_KEPT = 32  # per player: a client only ever resends its latest actions
-SIT_OUT_AFTER_TIMEOUTS = 2
+AUTO_PLAY_AFTER_TIMEOUTS = 2  # turn clocks run out in a row before the seat is auto-played
+AUTO_REASONS = ("asked", "timeouts", "disconnected")  # why a seat is auto-played (SeatInfo.auto)
+CHECK_FOLD_GAMES = ("holdem", "zhajinhua")  # auto-play only checks or folds here; elsewhere the bot plays
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
 DEFAULT_BOT_DELAY_SECONDS = 1.0
 
@@ -61,6 +76,11 @@ class SeatInfo:
     bot: bool = False  # a server-side bot plays this seat
     strategy: str | None = None  # the bot's engine.bots strategy (None: the room's bot_strategy)
     seed: str | None = None  # the player's client seed for provably fair deals (engine/fairness.py)
+    # auto-play (托管): why the server plays this person's turns at once (one of
+    # AUTO_REASONS), None while the player plays; and since when (for --sit-out-minutes)
+    auto: str | None = None
+    auto_since_ms: int | None = None
+    bank_ms: int = 0  # what is left of the seat's time bank (room option time_bank_seconds)
 
 
 @dataclass
@@ -77,6 +97,7 @@ class Table:
     hand_no: int = 0
     hand: Any = None  # the engine state of the current or last hand
     deadline_ms: int | None = None  # turn clock of hand.to_act
+    bank_since_ms: int | None = None  # since when hand.to_act's clock runs on its time bank (None: it does not)
     next_hand_ms: int | None = None  # earliest start of the next hand
     bot_act_ms: int | None = None  # when the bot to act plays (None: a human is to act)
     answers: dict[str, list[list[Any]]] = field(default_factory=dict)  # player -> [[action id, version]]
@@ -194,6 +215,24 @@ def bot_to_act(table: Table) -> int | None:
     return table.hand.to_act if info is not None and info.bot else None
 
 
+def auto_to_act(table: Table) -> int | None:
+    """The seat to act if it is auto-played (a person's seat whose ``auto`` is set), else None."""
+    if not playing(table) or table.hand.to_act is None:
+        return None
+    info = table.seats[table.hand.to_act]
+    return table.hand.to_act if info is not None and not info.bot and info.auto is not None else None
+
+
+def may_use_bank(table: Table) -> bool:
+    """Would the seat to act, its turn clock run out, go on with its time bank? Yes when
+    it has bank left, is a person playing for themselves (not auto-played) and is not on
+    its bank already."""
+    if not playing(table) or table.hand.to_act is None or table.bank_since_ms is not None:
+        return False
+    info = table.seats[table.hand.to_act]
+    return info is not None and not info.bot and info.auto is None and info.bank_ms > 0
+
+
 def absent_step(table: Table) -> str | None:
     """``"leaver"`` when the seat to act is leaving, ``"sitting_out"`` when it sits out
     (asked to, or after timeouts), else None: either way nobody is there to play the
@@ -212,12 +251,15 @@ def absent_step(table: Table) -> str | None:
 
 
 def due(table: Table, game: Game, now_ms: int) -> str | None:
-    """What the room must do by itself now: ``"timeout"``, ``"leaver"``, ``"sitting_out"``,
-    ``"bot"``, ``"start"`` or None.
+    """What the room must do by itself now: ``"timeout"``, ``"time_bank"``, ``"leaver"``,
+    ``"sitting_out"``, ``"auto"``, ``"bot"``, ``"start"`` or None.
 
-    A leaving or sitting-out seat's turn is due at once (:func:`absent_step`). A bot's
-    turn is played when ``bot_act_ms`` has passed; should the bot fail to act, its turn
-    clock still runs out like anyone's (``"timeout"`` wins once it has).
+    A leaving or sitting-out seat's turn is due at once (:func:`absent_step`). When the
+    turn clock runs out, a seat with time left in its bank goes on with it
+    (``"time_bank"``, :func:`use_time_bank`), any other times out. An auto-played seat's
+    turn is due at once (``"auto"``), a bot's when ``bot_act_ms`` has passed; should
+    either fail to act, its turn clock still runs out like anyone's (``"timeout"`` wins
+    once it has).
     """
     if playing(table):
         to_act = table.hand.to_act
@@ -226,7 +268,9 @@ def due(table: Table, game: Game, now_ms: int) -> str | None:
             if absent is not None:
                 return absent
             if table.deadline_ms is not None and table.deadline_ms <= now_ms:
-                return "timeout"
+                return "time_bank" if may_use_bank(table) else "timeout"
+            if auto_to_act(table) is not None:
+                return "auto"
             if bot_to_act(table) is not None and (table.bot_act_ms or 0) <= now_ms:
                 return "bot"
         return None
@@ -240,8 +284,8 @@ def next_wakeup_ms(table: Table, game: Game) -> int | None:
     if playing(table):
         if table.hand.to_act is None:
             return None
-        if absent_step(table) is not None:
-            return 0  # a leaving or sitting-out player's turn is played at once
+        if absent_step(table) is not None or auto_to_act(table) is not None:
+            return 0  # a leaving, sitting-out or auto-played player's turn is played at once
         if bot_to_act(table) is not None:
             times = [x for x in (table.deadline_ms, table.bot_act_ms or 0) if x is not None]
             return min(times)
@@ -291,7 +335,8 @@ def sit(table: Table, player: str, name: str, seat: int | None, buy_in: int,
         raise ProtocolError(
             "bad_buy_in", f"buy-in must be {opts['buy_in_min']}..{opts['buy_in_max']}, got {buy_in}", "buy_in",
         )
-    table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in, seed=seed)
+    bank_ms = round(opts.get("time_bank_seconds", 0) * 1000)
+    table.seats[seat] = SeatInfo(player=player, name=name, stack=buy_in, seed=seed, bank_ms=bank_ms)
     return seat, [{"type": "joined", "seat": seat, "player": player, "name": name, "stack": buy_in}]
 
 
@@ -373,16 +418,69 @@ def sit_in(table: Table, seat: int) -> list[Event]:
     return [{"type": "sat_in", "seat": seat}]
 
 
-def _stands_up_at(table: Table, seat: int, after_ms: int) -> int | None:
-    """When ``seat`` is freed for sitting out ``after_ms``: a person's seat (bots never
-    sit out) that sits out, is not leaving already and takes no part in the hand under
-    way (whose turns are played for it: it is freed once the hand ends). None: it is not."""
+def set_auto(table: Table, seat: int, on: bool, now_ms: int, reason: str = "asked") -> list[Event]:
+    """Hand ``seat`` to the server's auto-play (``on``, for ``reason``, one of
+    :data:`AUTO_REASONS`) or take it back. Returns an ``auto_play`` event, or nothing when
+    the seat is already so. Taking it back also clears the count of timeouts in a row."""
     info = table.seats[seat]
-    if info is None or info.bot or not info.sitting_out or info.leaving or info.out_since_ms is None:
+    assert info is not None
+    if on == (info.auto is not None):
+        return []
+    if on:
+        info.auto, info.auto_since_ms = reason, now_ms
+        return [{"type": "auto_play", "seat": seat, "on": True, "reason": reason}]
+    info.auto, info.auto_since_ms, info.timeouts = None, None, 0
+    return [{"type": "auto_play", "seat": seat, "on": False}]
+
+
+def check_or_fold(game: Game, state: Any, seat: int) -> dict[str, Any]:
+    """Auto-play's action in the betting games (:data:`CHECK_FOLD_GAMES`): check when
+    the engine allows it, else fold."""
+    try:
+        game.apply(state, seat, {"type": "check"})
+    except IllegalAction:
+        return {"type": "fold"}
+    return {"type": "check"}
+
+
+def use_time_bank(table: Table) -> list[Event]:
+    """The turn clock of the seat to act ran out and it has time in its bank
+    (:func:`may_use_bank`): the clock goes on from the bank, to run out when the bank
+    does. ``bank_since_ms`` keeps when the bank started to run (the old deadline, not the
+    time this step is taken), so what the seat uses is deducted exactly when it acts
+    (:func:`_spend_bank`)."""
+    seat = table.hand.to_act
+    info = table.seats[seat]
+    assert info is not None and table.deadline_ms is not None
+    table.bank_since_ms = table.deadline_ms
+    table.deadline_ms += info.bank_ms
+    return [{"type": "time_bank", "seat": seat, "bank_ms": info.bank_ms}]
+
+
+def _spend_bank(table: Table, now_ms: int) -> None:
+    """Deduct from the bank of the seat to act what its clock ran on it (from
+    ``bank_since_ms`` to ``now_ms``, at most what it had), before the hand moves on."""
+    if table.bank_since_ms is None:
+        return
+    info = table.seats[table.hand.to_act] if table.hand.to_act is not None else None
+    if info is not None:
+        info.bank_ms = max(0, info.bank_ms - max(0, now_ms - table.bank_since_ms))
+    table.bank_since_ms = None
+
+
+def _stands_up_at(table: Table, seat: int, after_ms: int) -> int | None:
+    """When ``seat`` is freed for sitting out, or being auto-played, ``after_ms`` in a row
+    (from the earlier of the two): a person's seat (bots never sit out) that is not leaving
+    already and takes no part in the hand under way (whose turns are played for it: it is
+    freed once the hand ends). None: it is not."""
+    info = table.seats[seat]
+    if info is None or info.bot or info.leaving:
         return None
-    if table.league is not None or in_hand(table, seat):
+    since = [t for t in (info.out_since_ms if info.sitting_out else None,
+                         info.auto_since_ms if info.auto is not None else None) if t is not None]
+    if not since or table.league is not None or in_hand(table, seat):
         return None
-    return info.out_since_ms + after_ms
+    return min(since) + after_ms
 
 
 def overdue_sitters(table: Table, now_ms: int, after_ms: int) -> list[int]:
@@ -496,6 +594,7 @@ def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
 def act(table: Table, game: Game, seat: int, action: dict[str, Any], now_ms: int) -> list[Event]:
     """Apply a player's own action (raises IllegalAction, leaving the table untouched)."""
     new_state, events = game.apply(table.hand, seat, action)
+    _spend_bank(table, now_ms)
     table.hand = new_state
     info = table.seats[seat]
     if info is not None:
@@ -505,27 +604,30 @@ def act(table: Table, game: Game, seat: int, action: dict[str, Any], now_ms: int
 
 def play_for(table: Table, game: Game, now_ms: int, reason: str) -> list[Event]:
     """The server acts for the seat to act with the game's timeout action: its clock ran
-    out (``reason`` ``"timeout"``: a ``timed_out`` event, and the seat is sat out after
-    :data:`SIT_OUT_AFTER_TIMEOUTS` in a row), or it is leaving (``"leaver"``) or sitting
-    out (``"sitting_out"``), played at once without a ``timed_out`` event."""
+    out (``reason`` ``"timeout"``: a ``timed_out`` event, its time bank, if any, is used
+    up, and a person's seat is handed to auto-play after :data:`AUTO_PLAY_AFTER_TIMEOUTS`
+    in a row), or it is leaving (``"leaver"``) or sitting out (``"sitting_out"``), played
+    at once without a ``timed_out`` event."""
     seat = table.hand.to_act
     action = game.timeout_action(table.hand, seat)
     events: list[Event] = []
     if reason == "timeout":
         events.append({"type": "timed_out", "seat": seat, "action": action})
     new_state, engine_events = game.apply(table.hand, seat, action)
+    _spend_bank(table, now_ms)
     table.hand = new_state
     events += engine_events
     info = table.seats[seat]
-    if reason == "timeout" and info is not None and table.league is None:  # a league seat is never sat out
-        info.timeouts += 1
-        if info.timeouts >= SIT_OUT_AFTER_TIMEOUTS:
-            events += sit_out(table, seat, now_ms, "timeouts")
+    if reason == "timeout" and info is not None and not info.bot and table.league is None:
+        info.timeouts += 1  # a league seat is never auto-played: the timeout action plays it
+        if info.timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
+            events += set_auto(table, seat, True, now_ms, "timeouts")
     return events + _after_engine_step(table, now_ms)
 
 
 def _after_engine_step(table: Table, now_ms: int) -> list[Event]:
     """Re-arm the turn clock, or settle the table if the hand just ended."""
+    table.bank_since_ms = None
     if playing(table):
         table.deadline_ms = now_ms + round(table.options["action_seconds"] * 1000)
         delay = table.options.get("bot_delay_seconds", DEFAULT_BOT_DELAY_SECONDS)
@@ -683,6 +785,8 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
                 "bot": s.bot, "seed": s.seed,
                 **({"strategy": s.strategy} if s.strategy is not None else {}),
                 **({"out_since_ms": s.out_since_ms} if s.out_since_ms is not None else {}),
+                **({"auto": s.auto, "auto_since_ms": s.auto_since_ms} if s.auto is not None else {}),
+                **({"bank_ms": s.bank_ms} if s.bank_ms else {}),
             }
             for s in table.seats
         ],
@@ -691,6 +795,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "hand_no": table.hand_no,
         "hand": None if table.hand is None else game.to_dict(table.hand),
         "deadline_ms": table.deadline_ms,
+        **({"bank_since_ms": table.bank_since_ms} if table.bank_since_ms is not None else {}),
         "next_hand_ms": table.next_hand_ms,
         "bot_act_ms": table.bot_act_ms,
         "answers": table.answers,
@@ -717,6 +822,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         hand_no=d["hand_no"],
         hand=None if d["hand"] is None else game.from_dict(d["hand"]),
         deadline_ms=d["deadline_ms"],
+        bank_since_ms=d.get("bank_since_ms"),  # absent unless a clock runs on a time bank
         next_hand_ms=d["next_hand_ms"],
         bot_act_ms=d.get("bot_act_ms"),  # absent in snapshots written before bot seats
         answers=_answers_from(d["answers"]),

@@ -117,9 +117,12 @@ class RoomView:
         timer = None
         if playing and t.hand.to_act is not None and t.deadline_ms is not None:
             timer = {"seat": t.hand.to_act, "deadline_ms": t.deadline_ms}
+            if t.bank_since_ms is not None:  # the clock runs on the seat's time bank
+                timer["bank_since_ms"] = t.bank_since_ms
+        banks = "time_bank_seconds" in t.options
         seats = [None if s is None else self._seat(i, s.player, s.name, tbl.live_stack(t, i),
                                                    s.bot or self.views.is_online(s.player), s.sitting_out,
-                                                   s.leaving, s.bot)
+                                                   s.leaving, s.bot, s.auto, s.bank_ms if banks else None)
                  for i, s in enumerate(t.seats)]
         fair = (tbl.next_commitment(t), t.fair, playing)
         if fair != self._fair[0]:
@@ -144,9 +147,11 @@ class RoomView:
         kept = self._seats.get(i)
         if kept is not None and kept[0] == shown:
             return kept[1]
-        player, name, stack, connected, sitting_out, leaving, bot = shown
+        player, name, stack, connected, sitting_out, leaving, bot, auto, bank_ms = shown
         seat = {"player": player, "name": name, "stack": stack, "connected": connected,
-                "sitting_out": sitting_out, "leaving": leaving, "bot": bot}
+                "sitting_out": sitting_out, "leaving": leaving, "bot": bot, "auto": auto}
+        if bank_ms is not None:  # rooms with a time bank
+            seat["time_bank_ms"] = bank_ms
         self._seats[i] = (shown, seat)
         return seat
 

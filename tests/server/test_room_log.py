@@ -17,6 +17,7 @@ from server.options import parse_room_options
 from server.room import table as tbl
 from server.room.core import (
     Act,
+    AutoPlay,
     Change,
     Join,
     Leave,
@@ -34,7 +35,10 @@ from server.store import RoomLog, pack, unpack
 
 def new_core(game_name: str, seats: int, bot_seats: int, seed: int, config: dict | None = None) -> RoomCore:
     game = GAMES[game_name]
-    options = parse_room_options(game, {"seats": seats, "bots": bot_seats, "bot_delay_seconds": 0.5})
+    given = {"seats": seats, "bots": bot_seats, "bot_delay_seconds": 0.5}
+    if game_name == "holdem":
+        given["time_bank_seconds"] = 5  # clocks that run out go on from the bank
+    options = parse_room_options(game, given)
     table = tbl.Table(room="r-log", game=game_name, options=options, config=game.parse_config(config),
                       seats=[None] * seats, version=1, empty_since_ms=0, next_seed=secrets.token_hex(32))
     tbl.seat_bots(table, bot_seats)
@@ -95,6 +99,12 @@ class Session:
             self.apply(core.handle(cmd, self.now))
         elif choice < 0.27 and seat is not None:
             self.apply(core.handle(SetSeed(self.origin(player), secrets.token_hex(8)), self.now))
+        elif choice < 0.31 and seat is not None:  # auto-play asked for, taken back, or set on a disconnect
+            if rng.random() < 0.3:
+                cmd = AutoPlay(Origin("n-a", 0, self.seq, None, "", ""), True, player, "disconnected")
+            else:
+                cmd = AutoPlay(self.origin(player), rng.random() < 0.6)
+            self.apply(core.handle(cmd, self.now))
         elif choice < 0.75 and tbl.playing(t) and t.hand.to_act is not None:
             to_act = t.hand.to_act
             info = t.seats[to_act]
@@ -107,7 +117,7 @@ class Session:
         else:  # time passes: timers, bots, next hands, closing
             wake = core.wake_ms()
             if wake is not None and (self.may_close or tbl.has_people(t)):
-                self.now = max(self.now, wake) + rng.choice([0, 0, 5, 40_000])
+                self.now = max(self.now, wake) + rng.choice([0, 0, 5, 2_000, 40_000])
             else:
                 # now and then long enough for an empty room to close
                 self.now += 4_000_000 if self.may_close and rng.random() < 0.03 else 100
@@ -141,6 +151,23 @@ def test_dou_dizhu_open_hand_and_doubling_are_made_again_exactly_from_their_reco
         if i >= 300 and reached():
             break
     assert reached()
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+def test_auto_play_and_time_bank_changes_are_made_again_exactly(game_name):
+    """The steps auto-play and the time bank add (``auto_play`` asked or set on a
+    disconnect, ``auto`` turns: a drawn bot choice in Dou Dizhu, check or fold in the
+    betting games, ``time_bank``) are among the changes checked against their records."""
+    seats = 3 if game_name == "doudizhu" else 4
+    kinds: set[str] = set()
+    for seed in range(6):
+        session = Session(new_core(game_name, seats, 1, seed), random.Random(seed))
+        for _ in range(300):
+            session.step()
+        kinds |= {c.kind for _, c in session.changes}
+    assert {"auto_play", "auto"} <= kinds
+    if game_name == "holdem":
+        assert "time_bank" in kinds
 
 
 def test_loading_replays_the_records_after_the_last_snapshot():

@@ -76,19 +76,19 @@ def test_holdem_sitting_out_checks_when_it_may_and_folds_to_a_bet():
     assert t.seats[2] is not None and t.seats[2].sitting_out  # keeps the seat, dealt out of the next hand
 
 
-def test_a_seat_sat_out_by_two_timeouts_is_not_waited_for_again_in_the_same_hand():
+def test_a_seat_auto_played_after_two_timeouts_is_not_waited_for_again_in_the_same_hand():
     game = GAMES["holdem"]
     t = dealt("holdem", 3)
     while t.hand.to_act != 2:  # the button and the small blind call: the big blind may check
         tbl.act(t, game, t.hand.to_act, {"type": "call"}, T0)
-    t.seats[2].timeouts = tbl.SIT_OUT_AFTER_TIMEOUTS - 1
+    t.seats[2].timeouts = tbl.AUTO_PLAY_AFTER_TIMEOUTS - 1
     events = tbl.play_for(t, game, T0 + 30_000, "timeout")  # its second clock in a row runs out
     assert events[0]["type"] == "timed_out" and events[0]["action"] == {"type": "check"}
-    assert {"type": "sat_out", "seat": 2, "reason": "timeouts"} in events
+    assert {"type": "auto_play", "seat": 2, "on": True, "reason": "timeouts"} in events
     assert t.hand.street == "flop" and t.hand.to_act == 1
     tbl.act(t, game, 1, {"type": "check"}, T0 + 31_000)
     assert t.hand.to_act == 2
-    assert tbl.due(t, game, T0 + 31_000) == "sitting_out"  # its next turn: at once, not 30 s later
+    assert tbl.due(t, game, T0 + 31_000) == "auto"  # its next turn: at once, not 30 s later
 
 
 def test_sitting_in_again_before_the_turn_gives_the_clock_back():

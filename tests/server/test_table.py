@@ -107,7 +107,7 @@ def test_busted_players_stand_up_when_the_hand_ends():
     assert t.seats[1].stack == 110
 
 
-def test_two_timeouts_in_a_row_sit_a_seat_out_and_acting_resets_the_count():
+def test_two_timeouts_in_a_row_hand_the_seat_to_auto_play_and_taking_it_back_resets_the_count():
     t = new_table(3)
     for i in range(3):
         tbl.sit(t, f"p{i}", "n", i, 100)
@@ -123,10 +123,11 @@ def test_two_timeouts_in_a_row_sit_a_seat_out_and_acting_resets_the_count():
     while t.hand.to_act != seat:
         tbl.act(t, GAME, t.hand.to_act, {"type": "bet", "amount": 1}, 20_000)
     events = tbl.play_for(t, GAME, 40_000, "timeout")
-    assert {"type": "sat_out", "seat": seat, "reason": "timeouts"} in events
-    assert t.seats[seat].sitting_out
-    tbl.sit_in(t, seat)
-    assert t.seats[seat].timeouts == 0
+    assert {"type": "auto_play", "seat": seat, "on": True, "reason": "timeouts"} in events
+    assert t.seats[seat].auto == "timeouts" and not t.seats[seat].sitting_out  # still dealt in, played for
+    assert seat in tbl.ready_seats(t)
+    assert tbl.set_auto(t, seat, False, 41_000) == [{"type": "auto_play", "seat": seat, "on": False}]
+    assert t.seats[seat].timeouts == 0 and t.seats[seat].auto is None
 
 
 def test_leaving_during_a_hand_is_pending_until_it_ends_then_the_stack_is_returned():

@@ -1,0 +1,119 @@
+"""The Hold'em time bank (room option ``time_bank_seconds``, issue #28 item 15): extra
+seconds each seat gets once for as long as it keeps the seat, used when its turn clock
+runs out; a timeout comes only after clock + bank, and what was used is deducted exactly.
+
+Table and core level, with the real game: no Redis, no sockets, no clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import ConfigError
+from server.games import GAMES
+from server.options import parse_room_options
+from server.room import table as tbl
+from server.room.core import Act, AutoPlay, RoomCore
+
+from .test_auto_play import T0, dealt, origin, player_to_act, store
+
+CLOCK = 30_000  # action_seconds 30
+BANK = 20_000  # time_bank_seconds 20
+
+
+def banked(**options) -> RoomCore:
+    return dealt("holdem", 3, time_bank_seconds=BANK / 1000, **options)
+
+
+def call_or_check(c: RoomCore, now: int) -> None:
+    seat = c.table.hand.to_act
+    legal = c.game.legal_actions(c.table.hand, seat)
+    action = {"type": "check"} if legal.check else {"type": "call"}
+    store(c, c.handle(Act(origin(player_to_act(c)), action, f"a{now}-{seat}"), now))
+
+
+def test_every_seat_starts_with_the_whole_bank():
+    c = banked()
+    assert [s.bank_ms for s in c.table.seats] == [BANK] * 3
+
+
+def test_a_timeout_comes_only_after_the_clock_and_the_whole_bank():
+    c = banked()
+    seat = c.table.hand.to_act
+    assert c.due(T0 + CLOCK - 1) is None
+    bank = store(c, c.due(T0 + CLOCK))
+    assert bank.kind == "time_bank"
+    assert bank.events == [{"type": "time_bank", "seat": seat, "bank_ms": BANK}]
+    assert c.table.deadline_ms == T0 + CLOCK + BANK and c.table.bank_since_ms == T0 + CLOCK
+    assert c.wake_ms() == T0 + CLOCK + BANK
+    assert c.due(T0 + CLOCK + BANK - 1) is None
+    out = store(c, c.due(T0 + CLOCK + BANK))
+    assert out.kind == "timeout" and out.events[0]["type"] == "timed_out"
+    assert c.table.seats[seat].bank_ms == 0 and c.table.bank_since_ms is None
+
+
+def test_the_bank_used_is_deducted_exactly_and_the_rest_kept_for_later_turns():
+    c = banked()
+    seat = c.table.hand.to_act
+    store(c, c.due(T0 + CLOCK + 400))  # taken a little late: the bank still started at the clock's end
+    assert c.table.bank_since_ms == T0 + CLOCK and c.table.deadline_ms == T0 + CLOCK + BANK
+    call_or_check(c, T0 + CLOCK + 7_250)
+    assert c.table.seats[seat].bank_ms == BANK - 7_250
+    assert c.table.bank_since_ms is None and c.table.deadline_ms == T0 + CLOCK + 7_250 + CLOCK  # the next seat's clock
+    others = [s.bank_ms for i, s in enumerate(c.table.seats) if i != seat]
+    assert others == [BANK, BANK]
+
+
+def test_acting_within_the_clock_costs_no_bank():
+    c = banked()
+    seat = c.table.hand.to_act
+    call_or_check(c, T0 + CLOCK - 1)
+    assert c.table.seats[seat].bank_ms == BANK
+
+
+def test_a_seat_whose_bank_is_spent_times_out_at_its_clock():
+    c = banked()
+    seat = c.table.hand.to_act
+    c.table.seats[seat].bank_ms = 0
+    assert store(c, c.due(T0 + CLOCK)).kind == "timeout"
+
+
+def test_an_auto_played_seat_never_draws_on_its_bank():
+    c = banked()
+    seat = c.table.hand.to_act
+    store(c, c.handle(AutoPlay(origin(f"p{seat}"), True), T0))
+    assert store(c, c.due(T0)).kind == "auto" and c.table.seats[seat].bank_ms == BANK
+
+
+def test_without_the_option_there_is_no_bank():
+    c = dealt("holdem", 3)
+    assert c.table.seats[0].bank_ms == 0
+    assert store(c, c.due(T0 + CLOCK)).kind == "timeout"
+
+
+def test_the_bank_and_its_running_clock_survive_the_snapshot_and_replay():
+    c = banked()
+    seat = c.table.hand.to_act
+    store(c, c.due(T0 + CLOCK))
+    again = tbl.from_dict(tbl.to_dict(c.table, c.game), c.game)
+    assert again.bank_since_ms == T0 + CLOCK and again.seats[seat].bank_ms == BANK
+    before = c.table
+    acted = c.handle(Act(origin(f"p{seat}"), {"type": "fold"}, "f1"), T0 + CLOCK + 3_000)
+    replayed = RoomCore.replayer(GAMES["holdem"], again).replay(acted.record)
+    assert tbl.to_dict(replayed.table, c.game) == tbl.to_dict(acted.table, c.game)
+    assert replayed.table.seats[seat].bank_ms == BANK - 3_000
+    assert before.seats[seat].bank_ms == BANK  # the stored table is not touched by the draft
+
+
+@pytest.mark.parametrize("value", [-1, 601, "x"])
+def test_the_option_is_checked(value):
+    with pytest.raises(ConfigError) as info:
+        parse_room_options(GAMES["holdem"], {"time_bank_seconds": value})
+    assert info.value.field == "time_bank_seconds"
+
+
+def test_the_option_is_hold_em_only():
+    assert parse_room_options(GAMES["holdem"], {"time_bank_seconds": 600})["time_bank_seconds"] == 600
+    for game in ("zhajinhua", "doudizhu"):
+        with pytest.raises(ConfigError) as info:
+            parse_room_options(GAMES[game], {"time_bank_seconds": 10})
+        assert info.value.field == "time_bank_seconds"
