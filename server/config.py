@@ -104,6 +104,7 @@ class Settings:
     admin_token: str | None = None
     empty_room_minutes: float = 30.0
     sit_out_minutes: float = 10.0
+    disconnect_auto_play_seconds: float = 15.0
     history_entries: int = 10_000
     keep_closed_days: float = 30.0
     max_league_runs: int = 4
@@ -141,6 +142,8 @@ class Settings:
                self.empty_room_minutes)
         _check(0 <= self.sit_out_minutes <= 525_600, "sit_out_minutes", "0 (never) to 525600",
                self.sit_out_minutes)
+        _check(0 <= self.disconnect_auto_play_seconds <= 3600, "disconnect_auto_play_seconds",
+               "0 (never) to 3600", self.disconnect_auto_play_seconds)
         _check(100 <= self.history_entries <= 10_000_000, "history_entries", "100..10000000",
                self.history_entries)
         _check(0 <= self.keep_closed_days <= 36_500, "keep_closed_days", "0 (forever) to 36500",
@@ -193,6 +196,7 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "admin_token": ("--admin-token", str, "bearer token for /metrics and /admin (default none: /admin off, /metrics loopback only)"),
     "empty_room_minutes": ("--empty-room-minutes", float, "close a room nobody has sat in for this long (default 30; 0: never)"),
     "sit_out_minutes": ("--sit-out-minutes", float, "free the seat of a player who has sat out this long, their chips back to their wallet (default 10; 0: never)"),
+    "disconnect_auto_play_seconds": ("--disconnect-auto-play-seconds", float, "hand a seat to auto-play once its player has had no connection for this many seconds (default 15; 0: never)"),
     "history_entries": ("--history-entries", int, "changes kept in each room's event stream, the hand history (default 10000, about 1,000 Hold'em hands)"),
     "max_league_runs": ("--max-league-runs", int, "leagues (made with league_create) this process plays at once (default 4; 0: leave them to other processes)"),
     "keep_closed_days": ("--keep-closed-days", float, "delete a closed room's snapshot and history this many days after it closed (default 30; 0: keep forever)"),

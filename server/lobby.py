@@ -111,6 +111,8 @@ class Lobby:
         except UNAVAILABLE:
             return
         self.views.local_presence_changed(player, online)
+        if not online and self.settings.disconnect_auto_play_seconds:
+            self._background(self._auto_play_if_gone(player))
         for view in list(self.views.views.values()):
             if view.seat_of(player) is not None:
                 try:
@@ -118,6 +120,29 @@ class Lobby:
                                                                 "from": self.node})
                 except UNAVAILABLE:
                     return
+
+    async def _auto_play_if_gone(self, player: str) -> None:
+        """``player``'s last connection anywhere closed: if none is open again
+        ``--disconnect-auto-play-seconds`` later (a reload or a reconnect takes less), hand
+        each seat they hold in a room shown here to auto-play (``auto_play`` with reason
+        ``disconnected``, decided by the room's owner like any command). The player takes
+        it back by one click, or by acting, once they return."""
+        rooms = [view.room for view in self.views.views.values() if view.seat_of(player) is not None]
+        await asyncio.sleep(self.settings.disconnect_auto_play_seconds)
+        if self.stopping or self.sessions.online(player) or not rooms:
+            return
+        try:
+            if (await self.store.online([player], self.clock())).get(player):
+                return
+            for room in rooms:
+                view = await self.views.open(room)
+                seat = view.seat_of(player) if view is not None else None
+                if seat is None or view.table.seats[seat].auto is not None:  # type: ignore[union-attr]
+                    continue  # stood up meanwhile, or auto-played already
+                await self.directory.ask(room, lambda o: AutoPlay(o, True, player, "disconnected"),
+                                         timeout=self.settings.forward_timeout)
+        except UNAVAILABLE:
+            return
 
     # --- requests ------------------------------------------------------------------------
 

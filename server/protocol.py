@@ -49,6 +49,8 @@ ROOM_EVENTS: dict[str, str] = {
             "or sat_out: freed after sitting out --sit-out-minutes)",
     "sat_out": "a seat is sitting out (not dealt in): seat, reason",
     "sat_in": "a seat is back in: seat",
+    "auto_play": "a seat was handed to auto-play or taken back: seat, on, reason (asked, timeouts, disconnected)",
+    "time_bank": "a seat's turn clock ran out and goes on from its time bank: seat, bank_ms",
     "leaving": "a seated player asked to leave during a hand: seat",
     "hand_started": "a new hand: hand number, button seat, seats and players dealt in, fairness proof",
     "timed_out": "a seat's clock ran out and the server acted for it: seat, action",

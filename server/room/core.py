@@ -354,7 +354,10 @@ class RoomCore:
                 raise ProtocolError("bad_message", f"reason must be one of {', '.join(tbl.AUTO_REASONS)}")
             t, forget = self._draft()
             events = tbl.set_auto(t, seat, cmd.on, now, cmd.reason)
-            return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "room")])
+            # the server's own request (a disconnect) wants no snapshot, only to know it is done
+            answer = Answer(origin, "room") if cmd.player is None else \
+                Answer(origin, "msg", {"t": "_auto_play", "room": self.room})
+            return self._change(t, events, cmd.kind, forget, origin, [answer])
         if isinstance(cmd, SitOut | SitIn):
             t, forget = self._draft()
             events = tbl.sit_out(t, seat, now) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
@@ -471,13 +474,16 @@ class RoomCore:
         """What the server plays for ``seat`` (``step`` ``"bot"`` or ``"auto"``), and the
         strategy named in logs. A bot seat: its strategy's choice. An auto-played seat:
         check or fold in :data:`~server.room.table.CHECK_FOLD_GAMES` (decided from the
-        table alone), else the built-in bot's first strategy (``smart``). A strategy's
-        choice is drawn (:meth:`_draw`), so a replay plays it again without the bot."""
+        table alone), else the built-in bot's first strategy (``smart``; a game without
+        one: its timeout action). A strategy's choice is drawn (:meth:`_draw`), so a
+        replay plays it again without the bot."""
         t0 = self.table
         info = t0.seats[seat]
         assert info is not None
         if step == "auto" and self.game.name in tbl.CHECK_FOLD_GAMES:
             return "check_or_fold", tbl.check_or_fold(self.game, t0.hand, seat)
+        if step == "auto" and (self.game.name, bots.NAMES[0]) not in bots.STRATEGIES:
+            return "timeout_action", self.game.timeout_action(t0.hand, seat)  # a game without a bot
         if step == "auto":
             strategy = bots.NAMES[0]
         else:

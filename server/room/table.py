@@ -193,8 +193,9 @@ def ready_seats(table: Table) -> list[int]:
 
 def can_start(table: Table, game: Game) -> bool:
     """Enough ready seats for the game (for the first hand, ``first_hand_players`` if the
-    room asks for more), and at least one of them a human (bots never play alone, except
-    in a league match, where built-in entrants are the room's bots)."""
+    room asks for more), and at least one of them a human playing for themselves (bots and
+    auto-played seats never play alone, except in a league match, where built-in entrants
+    are the room's bots)."""
     ready = ready_seats(table)
     needed = max(game.min_players, table.options.get("first_hand_players", 0) if table.hand_no == 0 else 0)
     league = table.league
@@ -203,7 +204,8 @@ def can_start(table: Table, game: Game) -> bool:
         and not table.closed
         and (league is None or table.hand_no < league["hands"])
         and len(ready) >= needed
-        and (league is not None or any(not table.seats[i].bot for i in ready))  # type: ignore[union-attr]
+        and (league is not None or any(not table.seats[i].bot and table.seats[i].auto is None  # type: ignore[union-attr]
+                                       for i in ready))
     )
 
 

@@ -209,3 +209,16 @@ def test_auto_play_survives_the_snapshot():
     again = tbl.from_dict(tbl.to_dict(c.table, c.game), c.game)
     assert (again.seats[2].auto, again.seats[2].auto_since_ms) == ("asked", T0 + 7)
     assert tbl.to_dict(again, c.game) == tbl.to_dict(c.table, c.game)
+
+
+def test_a_table_whose_people_are_all_auto_played_deals_no_new_hand():
+    """Like bots, auto-played seats never play alone: the hand under way is finished for
+    them, the next waits for someone to take their seat back."""
+    c = dealt("holdem", 2)
+    for i in range(2):
+        store(c, c.handle(AutoPlay(origin(f"p{i}"), True), T0))
+    while tbl.playing(c.table):
+        store(c, c.due(T0))
+    assert not tbl.can_start(c.table, c.game) and c.due(T0 + 3_600_000) is None
+    store(c, c.handle(AutoPlay(origin("p1"), False), T0 + 10_000))
+    assert tbl.can_start(c.table, c.game)

@@ -111,7 +111,7 @@ async def test_leaving_mid_hand_keeps_the_seat_until_the_hand_ends(connect, app)
     assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"]
 
 
-async def test_clock_runs_out_server_plays_the_timeout_action_and_two_in_a_row_sit_out(connect):
+async def test_clock_runs_out_server_plays_the_timeout_action_and_two_in_a_row_hand_the_seat_to_auto_play(connect):
     a, b, room = await seated_pair(connect, action_seconds=0.2, between_hands_seconds=0)
     ev = await a.expect("event", event=lambda e: e["type"] == "timed_out")
     assert ev["event"]["seat"] == 1 and ev["event"]["action"] == {"type": "fold"}
@@ -120,14 +120,14 @@ async def test_clock_runs_out_server_plays_the_timeout_action_and_two_in_a_row_s
     assert ev["event"]["seat"] == 0
     ev = await a.expect("event", event=lambda e: e["type"] == "timed_out")
     assert ev["event"]["seat"] == 1
-    sat = await a.expect("event", event=lambda e: e["type"] == "sat_out", timeout=5)
-    assert sat["event"] == {"type": "sat_out", "seat": 1, "reason": "timeouts"}
-    assert sat["version"] == ev["version"]
+    auto = await a.expect("event", event=lambda e: e["type"] == "auto_play", timeout=5)
+    assert auto["event"] == {"type": "auto_play", "seat": 1, "on": True, "reason": "timeouts"}
+    assert auto["version"] == ev["version"]
+    # bob is not sat out: dealt in, his turns played at once (alice's clock still runs out)
     snap = await b.latest_room(room)
-    assert snap["seats"][1]["sitting_out"] and not snap["seats"][0]["sitting_out"] and not snap["playing"]
-    back = await b.request({"t": "sit_in", "room": room})
-    assert back["t"] == "room" and not back["seats"][1]["sitting_out"]
-    assert (await b.expect("room", room=room, playing=True))["hand_no"] == 4
+    assert snap["seats"][1]["auto"] == "timeouts" and not snap["seats"][1]["sitting_out"]
+    back = await b.request({"t": "auto_play", "room": room, "on": False})
+    assert back["t"] == "room" and back["seats"][1]["auto"] is None
 
 
 async def test_sit_out_takes_effect_from_the_next_hand(connect):

@@ -82,7 +82,7 @@ BAD_VALUES = [
     ("new_rooms_per_minute", -1), ("hello_timeout", 0), ("idle_timeout", 0.5),
     ("empty_room_minutes", -1), ("history_entries", 1), ("keep_closed_days", -1),
     ("max_league_runs", -1), ("admin_token", "short"), ("token_days", 0), ("node_id", "x"),
-    ("allowed_origins", "notaurl"),
+    ("allowed_origins", "notaurl"), ("disconnect_auto_play_seconds", -1), ("disconnect_auto_play_seconds", 3601),
 ]
 
 
