@@ -303,7 +303,7 @@ export class Lobby {
     const field = (scope, o, value) => {
       const node = optionField(game, scope, o, value);
       const main = scope === "options"
-        ? ["name", "seats", "bots", "action_seconds", "buy_in_default"].includes(o.name)
+        ? ["name", "seats", "bots", "action_seconds", "time_bank_seconds", "buy_in_default"].includes(o.name)
         : (MAIN_OPTIONS[game] || []).includes(o.name);
       (main ? fields : more).push(node);
     };

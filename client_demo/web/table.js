@@ -189,6 +189,7 @@ export class TableScreen {
     ];
     const right = [];
     if (seated) {
+      if (mySeat && !mySeat.leaving && !snap.league) right.push(autoPlayButton(snap, mySeat, this.conn));
       if (mySeat && mySeat.sitting_out) {
         right.push(h("button", { class: "btn", "data-testid": "sit-in",
           onclick: () => this.conn.request({ t: "sit_in", room: snap.room }).catch(() => {}) }, t("table.sit_in")));
@@ -263,8 +264,8 @@ export class TableScreen {
    * be dealt once the pause between hands is over. The server's rule
    * (server/room/table.py `can_start`): enough ready seats (seated, not sitting out, not
    * leaving, chips left) for the game (for the first hand, the room's
-   * `first_hand_players` if more), and a person among them (bots never play alone,
-   * except in a league match).
+   * `first_hand_players` if more), and a person playing for themselves among them (bots
+   * and auto-played seats never play alone, except in a league match).
    */
   noHandReason(snap) {
     if (snap.playing || snap.closed) return null;
@@ -277,10 +278,11 @@ export class TableScreen {
     // (Zha Jin Hua deals only the stacks that cover the ante)
     const least = snap.game === "zhajinhua" ? Math.max(1, Number((snap.config || {}).ante) || 1) : 1;
     const ready = snap.seats.filter((s) => s && !s.sitting_out && !s.leaving && s.stack >= least);
-    const person = Boolean(league) || ready.some((s) => !s.bot);
+    const person = Boolean(league) || ready.some((s) => !s.bot && !s.auto);
     if (ready.length >= needed && person) return null;
     const mine = snap.your_seat !== null ? snap.seats[snap.your_seat] : null;
     if (mine && mine.sitting_out) return { code: "sitting_out", key: "table.you_sitting_out" };
+    if (mine && mine.auto && ready.length >= needed) return { code: "auto", key: "table.you_auto" };
     if (ready.length >= needed) return { code: "no_person", key: "table.waiting_person" };
     return { code: "too_few", key: "table.waiting_ready", params: { n: needed } };
   }
@@ -332,17 +334,19 @@ export class TableScreen {
     const classes = ["seat", side, mine ? "me" : "", toAct ? "to-act" : "", extra.winner ? "winner" : "",
       extra.out ? "out" : "", place > 1 ? "eliminated" : "", info.connected || info.bot ? "" : "offline",
       info.sitting_out ? "sitting-out" : ""];
-    const total = (snap.options.action_seconds || 30) * 1000;
     const avatar = h("div", { class: "avatar" },
       h("span", { class: "initial" }, info.bot ? "⚙" : (info.name || "?").slice(0, 1).toUpperCase()),
-      timer ? clockRing(timer.deadline_ms, total) : null);
+      timer ? clockRing(timer.deadline_ms, clockTotal(snap, timer)) : null);
     const badges = [];
     if (place !== null) badges.push(placeBadge(seat, place));
     if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
     if (info.bot) badges.push(h("span", { class: "badge bot", title: t("table.bot_title"), "data-testid": `bot-${seat}` }, t("table.bot")));
     else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: t("table.away_title") }, t("table.away")));
+    if (info.auto) badges.push(autoBadge(snap, seat, info));
     if (info.sitting_out) badges.push(h("span", { class: "badge" }, t("table.sitting_out")));
     if (info.leaving) badges.push(h("span", { class: "badge" }, t("table.leaving")));
+    const bank = bankBadge(snap, seat, info, timer);
+    if (bank) badges.push(bank);
     if (bet) badges.push(bet);
     // on a phone the cards a seat shows at the end go on its plate too (Hold'em, Zha Jin Hua)
     const cards = ctx.module.seatCards ? ctx.module.seatCards(ctx, seat) : null;
@@ -418,6 +422,8 @@ export class TableScreen {
     }
     const below = ctx.module.resultBelow ? ctx.module.resultBelow(ctx) : null;
     if (below) return below;
+    const mine = snap.seats[snap.your_seat];
+    if (mine && mine.auto && snap.playing) return this.autoPlayingNode(ctx, mine);
     if (!view || !snap.playing) {
       // sitting out: said here unless the felt says so already (no hand can start)
       const out = snap.seats[snap.your_seat] && snap.seats[snap.your_seat].sitting_out;
@@ -431,13 +437,26 @@ export class TableScreen {
     if (node) {
       const timer = snap.timer && snap.timer.seat === snap.your_seat ? snap.timer : null;
       if (timer) {
-        node.prepend(h("div", { class: "my-clock", "data-deadline": timer.deadline_ms,
-          "data-total": (snap.options.action_seconds || 30) * 1000 }, ""));
+        node.prepend(h("div", { class: `my-clock${timer.bank_since_ms ? " on-bank" : ""}`,
+          "data-deadline": timer.deadline_ms, "data-total": clockTotal(snap, timer),
+          "data-bank": timer.bank_since_ms ? "1" : "" }, ""));
       }
       return node;
     }
     const who = view.to_act !== null && view.to_act !== undefined ? ctx.name(view.to_act) : null;
     return h("div", { class: "muted hint", "data-testid": "waiting" }, who ? t("table.waiting_for", { name: who }) : "");
+  }
+
+  /** While my seat is auto-played during a hand: what plays for me, and one click to take
+   * the seat back (the action buttons would only race the server, which plays at once). */
+  autoPlayingNode(ctx, mine) {
+    const { snap } = ctx;
+    return h("div", { class: "auto-playing", "data-testid": "auto-playing" },
+      h("span", { class: "muted" }, t(checkFoldGame(snap.game) ? "table.auto_on_checkfold" : "table.auto_on_bot")
+        + (mine.auto === "asked" ? "" : ` (${t(`table.auto_why_${mine.auto}`)})`)),
+      h("button", { class: "btn primary", "data-testid": "auto-play-back",
+        onclick: () => this.conn.request({ t: "auto_play", room: snap.room, on: false }).catch(() => {}) },
+      t("table.auto_back")));
   }
 
   /** After a hand I was dealt into, my cards still face down (mucked, folded, or won
@@ -721,8 +740,12 @@ export class TableScreen {
     }
     for (const el of this.main.querySelectorAll(".my-clock[data-deadline]")) {
       const left = Math.max(0, Number(el.dataset.deadline) - now);
-      setText(el, t("table.seconds", { n: Math.ceil(left / 1000) }));
+      const n = Math.ceil(left / 1000);
+      setText(el, el.dataset.bank ? t("table.bank_running", { n }) : t("table.seconds", { n }));
       clockColour(el, left, Number(el.dataset.total));
+    }
+    for (const el of this.main.querySelectorAll(".bank[data-bank-until]")) {
+      setText(el, t("table.bank", { n: Math.ceil(Math.max(0, Number(el.dataset.bankUntil) - now) / 1000) }));
     }
     for (const el of this.main.querySelectorAll("[data-until]")) {
       const left = Math.max(0, Number(el.dataset.until) - now);
@@ -859,6 +882,46 @@ function overlaps(a, b, gap = 0) {
   return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
 }
 
+/** The games whose auto-play only checks or folds (server/room/table.py CHECK_FOLD_GAMES). */
+function checkFoldGame(game) {
+  return game === "holdem" || game === "zhajinhua";
+}
+
+/** The length of the running turn clock: the room's `action_seconds`, or, once the clock
+ * runs on the seat's time bank (`bank_since_ms`), the bank it started with. */
+function clockTotal(snap, timer) {
+  if (timer.bank_since_ms) return Math.max(1, timer.deadline_ms - timer.bank_since_ms);
+  return (snap.options.action_seconds || 30) * 1000;
+}
+
+/** The top bar's auto-play switch for my own seat: "Auto-play" / "托管" (Hold'em and Zha
+ * Jin Hua: "Auto check/fold"), and while it is on, one click takes the seat back. */
+function autoPlayButton(snap, mine, conn) {
+  const on = Boolean(mine.auto);
+  const label = on ? "table.auto_back" : checkFoldGame(snap.game) ? "table.auto_checkfold" : "table.auto_play";
+  return h("button", { class: `btn${on ? " primary" : ""}`, "data-testid": on ? "auto-play-off" : "auto-play",
+    title: t(on ? "table.auto_back_title" : "table.auto_title"),
+    onclick: () => conn.request({ t: "auto_play", room: snap.room, on: !on }).catch(() => {}) }, t(label));
+}
+
+/** A seat's auto-play badge, for every viewer: why it is on in its title. */
+function autoBadge(snap, seat, info) {
+  const text = checkFoldGame(snap.game) ? "table.auto_badge_checkfold" : "table.auto_badge";
+  return h("span", { class: "badge auto-badge", "data-testid": `auto-${seat}`, "data-why": info.auto,
+    title: t(`table.auto_why_${info.auto}`) }, t(text));
+}
+
+/** A seat's time bank (room option `time_bank_seconds`): what is left, and while its clock
+ * runs on the bank, the bank counting down (the tick sets the text). */
+function bankBadge(snap, seat, info, timer) {
+  if (!(snap.options.time_bank_seconds > 0) || info.bot || info.time_bank_ms === undefined) return null;
+  const running = Boolean(timer && timer.bank_since_ms);
+  const attrs = { class: `badge bank${running ? " bank-running" : ""}${info.time_bank_ms > 0 ? "" : " empty"}`,
+    "data-testid": `bank-${seat}`, "data-bank-ms": info.time_bank_ms, title: t("table.bank_title") };
+  if (running) attrs["data-bank-until"] = timer.deadline_ms;
+  return h("span", attrs, t("table.bank", { n: Math.ceil(info.time_bank_ms / 1000) }));
+}
+
 function clockRing(deadline, total) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -913,6 +976,8 @@ export function lineFor(ev, ctx) {
     case "leaving": return [t("log.leaving", { name }), ""];
     case "sat_out": return [t(ev.reason === "timeouts" ? "log.sat_out_timeouts" : "log.sat_out", { name }), ""];
     case "sat_in": return [t("log.sat_in", { name }), ""];
+    case "auto_play": return [ev.on ? t(`log.auto_on_${ev.reason}`, { name }) : t("log.auto_off", { name }), ""];
+    case "time_bank": return [t("log.time_bank", { name, n: Math.round(ev.bank_ms / 1000) }), "warn"];
     case "hand_started": return [t("log.sep", { n: ev.hand_no }), "sep"];
     case "timed_out": return [t("log.timed_out", { name }), "warn"];
     case "hand_ended": return [null, ""];
