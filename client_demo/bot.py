@@ -157,6 +157,7 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
     pending: dict[str, Any] | None = snapshot
     short_since: float | None = None  # since when too few players are ready (after a hand)
     waiting_for = ""  # the last "waiting for ..." line logged
+    taken_back_at = -1  # the version at which we last asked for our seat back from auto-play
     say(f"{stats.name}: seat {stats.seat} in room {room} with {stats.buy_in} chips")
 
     async def next_msg() -> dict[str, Any] | None:
@@ -237,6 +238,8 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
                 stats.stop_reason = stats.stop_reason or ("busted (no chips left)" if busted else "no longer seated")
                 say(f"{stats.name}: {stats.stop_reason}")
                 break
+            if _auto_played(msg) and version > taken_back_at:
+                taken_back_at = await _take_back(client, room, msg, stats, say)
             reason = short_table(msg)
             if reason is None:
                 short_since = None
@@ -286,6 +289,27 @@ async def run_in_room(bot: Bot | Callable[..., Any], client: CardroomClient, roo
 
 
 LEAVE_WAIT_SECONDS = 10.0  # how long a stopping bot waits for its pending leave to complete
+
+
+def _auto_played(snapshot: Mapping[str, Any]) -> str | None:
+    """Why the server auto-plays our seat in this ``room`` snapshot (None: it does not)."""
+    seat = snapshot.get("your_seat")
+    seats = snapshot.get("seats") or []
+    mine = seats[seat] if seat is not None and seat < len(seats) else None
+    return (mine or {}).get("auto")
+
+
+async def _take_back(client: Any, room: str, snapshot: Mapping[str, Any], stats: BotStats,
+                     say: Callable[[str], None]) -> int:
+    """A bot plays its own turns: the server handed its seat to auto-play (two turns timed
+    out, or its connection dropped), so ask for it back (``auto_play`` off). Returns the
+    snapshot's version, so each switch is answered once."""
+    say(f"{stats.name}: the server auto-plays our seat ({_auto_played(snapshot)}): taking it back")
+    try:
+        await client.auto_play(room, False)
+    except (ServerError, ConnectionLost, TimeoutError):
+        pass
+    return snapshot.get("version", 0)
 
 
 async def _final_left(client: Any, room: str, limit: float) -> dict[str, Any] | None:

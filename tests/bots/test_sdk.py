@@ -261,3 +261,23 @@ async def test_closing_the_client_leaves_no_failure_unread(server):
     finally:
         loop.set_exception_handler(before)
     assert not [c for c in unread if "never retrieved" in c.get("message", "")], unread
+
+
+async def test_a_bot_takes_its_seat_back_from_auto_play(server):
+    """A bot plays its own turns: when the server auto-plays its seat (here asked for with
+    the SDK's ``auto_play``; the server does it after two timeouts or a dropped
+    connection), the bot asks for it back and goes on playing."""
+    lines: list[str] = []
+    async with CardroomClient(server.ws_url, name="b") as b:
+        room = (await b.create_room("holdem", options={"seats": 2, "bots": 1, "bot_delay_seconds": 0,
+                                                       "between_hands_seconds": 0.05}))["room"]
+        await b.join(room)
+        on = await b.auto_play(room, True)
+        assert on["seats"][on["your_seat"]]["auto"] == "asked"
+        def check_or_fold(view, legal):  # never busts: the test is about the hands dealt
+            return {"type": "check"} if legal.get("check") else {"type": "fold"}
+
+        stats = await asyncio.wait_for(run_in_room(check_or_fold, b, room, joined=on, hands=2, log=lines.append), 30)
+    # the second hand was dealt: an auto-played seat alone with a bot deals none
+    assert stats.finished and stats.hands == 2 and stats.stop_reason == "played 2 hand(s)"
+    assert any("auto-plays our seat (asked): taking it back" in line for line in lines)
