@@ -182,6 +182,13 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
         return f"{who} sits out{why}"
     if kind == "sat_in":
         return f"{who} sits back in"
+    if kind == "auto_play":
+        if not event.get("on"):
+            return f"{who} takes the seat back from auto-play"
+        why = {"timeouts": " after timing out twice", "disconnected": " while disconnected"}.get(event.get("reason"), "")
+        return f"{who} is auto-played{why}"
+    if kind == "time_bank":
+        return f"{who}'s clock runs out: {event['bank_ms'] / 1000:g} s of time bank start"
     if kind == "leaving":
         return f"{who} will leave after this hand"
     if kind == "hand_started":
