@@ -894,14 +894,15 @@ function clockTotal(snap, timer) {
   return (snap.options.action_seconds || 30) * 1000;
 }
 
-/** The top bar's auto-play switch for my own seat: "Auto-play" / "托管" (Hold'em and Zha
- * Jin Hua: "Auto check/fold"), and while it is on, one click takes the seat back. */
+/** The top bar's auto-play switch for my own seat: "Auto" / "托管" (what it does in this
+ * game in its tooltip: check or fold in Hold'em and Zha Jin Hua, the bot in Dou Dizhu;
+ * short, so the bar keeps its height), and while it is on, one click takes the seat back. */
 function autoPlayButton(snap, mine, conn) {
   const on = Boolean(mine.auto);
-  const label = on ? "table.auto_back" : checkFoldGame(snap.game) ? "table.auto_checkfold" : "table.auto_play";
+  const title = on ? "table.auto_back_title" : checkFoldGame(snap.game) ? "table.auto_title_checkfold" : "table.auto_title";
   return h("button", { class: `btn${on ? " primary" : ""}`, "data-testid": on ? "auto-play-off" : "auto-play",
-    title: t(on ? "table.auto_back_title" : "table.auto_title"),
-    onclick: () => conn.request({ t: "auto_play", room: snap.room, on: !on }).catch(() => {}) }, t(label));
+    title: t(title), onclick: () => conn.request({ t: "auto_play", room: snap.room, on: !on }).catch(() => {}) },
+  t(on ? "table.auto_back" : "table.auto_play"));
 }
 
 /** A seat's auto-play badge, for every viewer: why it is on in its title. */
