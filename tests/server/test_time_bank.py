@@ -6,7 +6,11 @@ Table and core level, with the real game: no Redis, no sockets, no clock."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import ConfigError
 from server.games import GAMES
@@ -16,6 +20,7 @@ from server.room.core import Act, AutoPlay, RoomCore
 
 from .test_auto_play import T0, dealt, origin, player_to_act, store
 
+_ids = itertools.count(1)
 CLOCK = 30_000  # action_seconds 30
 BANK = 20_000  # time_bank_seconds 20
 
@@ -28,7 +33,7 @@ def call_or_check(c: RoomCore, now: int) -> None:
     seat = c.table.hand.to_act
     legal = c.game.legal_actions(c.table.hand, seat)
     action = {"type": "check"} if legal.check else {"type": "call"}
-    store(c, c.handle(Act(origin(player_to_act(c)), action, f"a{now}-{seat}"), now))
+    store(c, c.handle(Act(origin(player_to_act(c)), action, f"a{next(_ids)}"), now))
 
 
 def test_every_seat_starts_with_the_whole_bank():
@@ -117,3 +122,34 @@ def test_the_option_is_hold_em_only():
         with pytest.raises(ConfigError) as info:
             parse_room_options(GAMES[game], {"time_bank_seconds": 10})
         assert info.value.field == "time_bank_seconds"
+
+
+@settings(max_examples=40, deadline=None)
+@given(delays=st.lists(st.integers(0, 60_000), min_size=5, max_size=40), seed=st.integers(0, 1000))
+def test_a_bank_only_shrinks_by_what_its_clock_ran_past_the_turn_clock(delays, seed):
+    """Whenever a seat acts ``d`` ms into its turn, its bank shrinks by exactly what ran
+    past the turn clock (at most all of it); the seat times out only once clock and bank
+    are both spent, and a bank is never negative and never grows."""
+    c = dealt("holdem", 3, seed, time_bank_seconds=BANK / 1000)
+    for d in delays:
+        if not tbl.playing(c.table):
+            break
+        seat = c.table.hand.to_act
+        turn_start = c.table.deadline_ms - CLOCK
+        before = c.table.seats[seat].bank_ms
+        now = turn_start + d
+        while (change := c.due(now)) is not None and change.kind == "time_bank":
+            store(c, change)
+        if change is not None and change.kind == "auto":  # auto-played after two timeouts: no bank used
+            store(c, change)
+            assert c.table.seats[seat].bank_ms == before
+            continue
+        if change is not None:  # the clock and the bank ran out
+            assert change.kind == "timeout" and d >= CLOCK + before
+            store(c, change)
+            assert c.table.seats[seat].bank_ms == 0
+            continue
+        assert d < CLOCK + before
+        call_or_check(c, now)
+        assert c.table.seats[seat].bank_ms == before - min(before, max(0, d - CLOCK))
+        assert all(s.bank_ms >= 0 for s in c.table.seats if s is not None)
