@@ -160,14 +160,33 @@ def test_auto_play_and_time_bank_changes_are_made_again_exactly(game_name):
     betting games, ``time_bank``) are among the changes checked against their records."""
     seats = 3 if game_name == "doudizhu" else 4
     kinds: set[str] = set()
-    for seed in range(6):
+    for seed in range(4):
         session = Session(new_core(game_name, seats, 1, seed), random.Random(seed))
-        for _ in range(300):
+        for _ in range(150):
             session.step()
+        core = session.core
+        if game_name == "holdem" and _to_a_persons_turn(session):  # the clock runs out: the bank runs
+            session.apply(core.due(max(session.now, core.table.deadline_ms)))
+        player = _to_a_persons_turn(session)
+        if player is not None:  # handed to auto-play on its turn: played at once
+            session.apply(core.handle(AutoPlay(session.origin(player), True), session.now))
+            session.apply(core.due(session.now))
         kinds |= {c.kind for _, c in session.changes}
     assert {"auto_play", "auto"} <= kinds
     if game_name == "holdem":
         assert "time_bank" in kinds
+
+
+def _to_a_persons_turn(session: Session) -> str | None:
+    """Play on until a person (not auto-played) is to act; returns the player (None: the
+    session never got there)."""
+    for _ in range(500):
+        t = session.core.table
+        info = t.seats[t.hand.to_act] if tbl.playing(t) and t.hand.to_act is not None else None
+        if info is not None and not (info.bot or info.auto or info.sitting_out or info.leaving):
+            return info.player
+        session.step()
+    return None
 
 
 def test_loading_replays_the_records_after_the_last_snapshot():
