@@ -78,3 +78,7 @@ class Background:
     async def wait(self, timeout: float) -> None:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=timeout)
+
+    async def cancel(self) -> None:
+        """Cancel the tasks still running, and return once they have ended."""
+        await cancel_and_wait(list(self._tasks))

@@ -88,7 +88,8 @@ class Lobby:
         self.stopping = False
         self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
         self._push_scheduled = False
-        self._background = Background().spawn
+        self._tasks = Background()  # presence updates, and waits for a gone player's return
+        self._background = self._tasks.spawn
 
     # --- connections ---------------------------------------------------------------------
 
@@ -482,3 +483,4 @@ class Lobby:
     async def stop(self) -> None:
         self.stopping = True
         await self.leagues.stop()
+        await self._tasks.cancel()
