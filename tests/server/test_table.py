@@ -228,3 +228,17 @@ def test_changing_a_clone_leaves_the_original_untouched():
     while tbl.playing(c):
         tbl.act(c, GAME, c.hand.to_act, {"type": "fold"}, 5)
     assert tbl.to_dict(t, GAME) == before
+
+
+def test_a_clone_holds_every_field_of_the_table_and_of_its_seats():
+    from dataclasses import fields
+
+    t = new_table(3)
+    for i in range(3):
+        tbl.sit(t, f"p{i}", "n", i, 100)
+    tbl.start_hand(t, GAME, DECK, 0)
+    t.league, t.xin, t.xout, t.code = {"match": "m"}, ["x1"], [["x2", "p0", 5, 0, "left"]], "ABCD"
+    c = tbl.clone(t)
+    assert [getattr(c, f.name) for f in fields(tbl.Table)] == [getattr(t, f.name) for f in fields(tbl.Table)]
+    assert c.seats is not t.seats and all(a is not b for a, b in zip(c.seats, t.seats, strict=True))
+    assert c.xin is not t.xin and c.xout is not t.xout and c.answers is not t.answers
