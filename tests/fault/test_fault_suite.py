@@ -345,10 +345,10 @@ async def test_a_player_vanishing_mid_turn_keeps_its_seat_and_resumes(tmp_path: 
     When seat 1 is next to act, its TCP connection is aborted (no close frame). Its seat
     is kept (shown not ``connected``), its clock runs out and the game's timeout action
     is played (``timed_out``: Hold'em check or fold, Zha Jin Hua fold), and the other two
-    play on (after a second timeout the seat is sat out and they play heads-up). Later
-    it resumes with its token on the other process: ``welcome`` lists its seat, the room
-    snapshot that follows is as new as what the others have seen, it sits in and plays
-    again. Nothing acknowledged is lost or applied twice; chips are exact."""
+    play on (after a second timeout the seat is auto-played: checked or folded at once).
+    Later it resumes with its token on the other process: ``welcome`` lists its seat, the
+    room snapshot that follows is as new as what the others have seen, it takes its seat
+    back from auto-play and plays again. Nothing acknowledged is lost or applied twice; chips are exact."""
     redis = RedisProcess(tmp_path / "redis")
     redis.start()
     servers: list[ServerProcess] = []
@@ -379,8 +379,8 @@ async def test_a_player_vanishing_mid_turn_keeps_its_seat_and_resumes(tmp_path: 
         assert {"room": room.id, "game": game, "seat": 1} in victim.welcome["seats"]
         assert snap["your_seat"] == 1 and snap["version"] >= newest, (snap["version"], newest)
         assert snap["seats"][1]["connected"]
-        if snap["seats"][1]["sitting_out"]:
-            assert (await victim.request({"t": "sit_in", "room": room.id}))["t"] == "room"
+        if snap["seats"][1]["auto"]:  # two turns timed out: the server auto-plays the seat
+            assert (await victim.request({"t": "auto_play", "room": room.id, "on": False}))["t"] == "room"
         acks, hands = len(victim.acks), room.hands_done()
         victim.stop.clear()
         fleet.tasks.append(asyncio.create_task(victim.play(lambda _b: False)))
