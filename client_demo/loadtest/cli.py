@@ -50,7 +50,8 @@ def add_command(subparsers: Any) -> None:
                    help="seats (connections) per room (default 2 for holdem, 3 for the others)")
     p.add_argument("--seconds", type=float, default=30.0, help="the measured period (default 30)")
     p.add_argument("--think-ms", type=float, default=0.0,
-                   help="milliseconds a player waits before acting (default 0: at once)")
+                   help="milliseconds a player waits before acting, on average (each wait is drawn "
+                        "from 50%% to 150%% of it; default 0: at once)")
     p.add_argument("--strategy", choices=("random", "smart"), default="random",
                    help="engine.bots strategy of every player (default random)")
     p.add_argument("--baseline-echo", action="store_true",

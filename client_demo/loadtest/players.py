@@ -1,8 +1,9 @@
 """The players of ``cardroom loadtest``: one connection per seat, acting the moment it may.
 
 A :class:`Player` acts when its latest ``room`` snapshot says it is to act
-(``view.to_act == your_seat``), with ``engine.bots.decide``, after ``think`` seconds when
-given, at most once per snapshot version (action id ``v<version>``) and never while its
+(``view.to_act == your_seat``), with ``engine.bots.decide``, after thinking when ``think``
+is given (a wait drawn anew each time, uniformly between half and one and a half times
+``think``: people at a few hundred tables do not act in step), at most once per snapshot version (action id ``v<version>``) and never while its
 previous ``act`` awaits the ``ack``. A player stood up as busted (``left`` with reason
 ``busted``) joins again. :func:`open_room` creates a room and seats one player per seat.
 """
@@ -194,9 +195,14 @@ class Player(Connection):
             return
         if self.think > 0:
             self.thinking = True
-            self._later(self.think)
+            self._later(self.think_delay())
             return
         await self._act()
+
+    def think_delay(self) -> float:
+        """How long to think this time: ``think`` on average, from half to one and a half
+        times it (a fixed wait keeps every table of a run in step, which no room of people does)."""
+        return self.think * self.rng.uniform(0.5, 1.5)
 
     def _later(self, delay: float) -> None:
         """Call :meth:`maybe_act` again in ``delay`` seconds (the end of thinking, a retry)."""

@@ -260,6 +260,7 @@ class Store:
         # scripts go through a lean connection of their own on a single Redis server
         # (redis-py costs ten times the CPU per call), through redis-py on a Cluster or TLS
         self._link = link_for(redis)
+        self._renewals = link_for(redis)  # a connection of their own: never behind requests
         self._commit = ScriptBatcher(redis, self._source["commit"])
         self._gate = asyncio.Semaphore(concurrency)
 
@@ -279,8 +280,9 @@ class Store:
 
     async def aclose(self) -> None:
         """Close the store's own connection (the clients it was given are the caller's)."""
-        if self._link is not None:
-            await self._link.aclose()
+        for link in (self._link, self._renewals):
+            if link is not None:
+                await link.aclose()
 
     async def ping(self) -> bool:
         try:
@@ -500,10 +502,15 @@ class Store:
         another node holds it, None where nobody does (expired, or lost by Redis)."""
         if not leases:
             return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for room, token in leases:
-                pipe.eval(self._source["renew"], 1, self.keys.lease(room), token, lease_ms)
-            results = await pipe.execute()
+        if self._renewals is not None:
+            source, sha = self._source["renew"], self._scripts["renew"].sha
+            results = await asyncio.gather(*(self._renewals.evalsha(source, [self.keys.lease(room)], [token, lease_ms], sha)
+                                             for room, token in leases))
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for room, token in leases:
+                    pipe.eval(self._source["renew"], 1, self.keys.lease(room), token, lease_ms)
+                results = await pipe.execute()
         return [None if int(r) == -1 else bool(int(r)) for r in results]
 
     @_gated

@@ -21,7 +21,7 @@ from client_demo.loadtest.figures import (
     parse_histogram,
     percentile,
 )
-from client_demo.loadtest.players import BroadcastClock
+from client_demo.loadtest.players import BroadcastClock, Player, PlayStats
 from client_demo.loadtest.report import exit_status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,3 +228,11 @@ def test_latency_percentiles_use_the_nearest_rank():
     assert percentile([0.003], 0.9) == 0.003
 
 
+
+
+def test_thinking_takes_half_to_one_and_a_half_times_think_and_differs_each_time():
+    player = Player("ws://127.0.0.1:9/ws", "holdem", "random", PlayStats(), seed=1, think=2.0)
+    waits = [player.think_delay() for _ in range(2000)]
+    assert 1.0 <= min(waits) and max(waits) <= 3.0
+    assert min(waits) < 1.1 and max(waits) > 2.9  # spread over the whole range, not one fixed wait
+    assert abs(sum(waits) / len(waits) - 2.0) < 0.05
