@@ -722,7 +722,7 @@ class Store:
     @_gated
     async def tell_player(self, player: str, message: Mapping[str, Any]) -> None:
         """Send ``message`` to every connection of ``player``, on whichever process."""
-        await self.redis.publish(self.keys.lobby_channel, pack({"to": player, "message": dict(message)}))
+        await self._cmd("PUBLISH", self.keys.lobby_channel, pack({"to": player, "message": dict(message)}))
 
     # --- short locks and quick match ---------------------------------------------------
 
@@ -848,8 +848,8 @@ class Store:
     @_gated
     async def send_to_node(self, node: str, message: Mapping[str, Any]) -> bool:
         """Append to ``node``'s inbox; False when the node has no inbox (it is gone)."""
-        entry = await self.redis.xadd(self.keys.inbox(node), {"m": pack(dict(message))},
-                                      maxlen=INBOX_MAXLEN, approximate=True, nomkstream=True)
+        entry = await self._cmd("XADD", self.keys.inbox(node), "NOMKSTREAM", "MAXLEN", "~", INBOX_MAXLEN,
+                                "*", "m", pack(dict(message)))
         return entry is not None
 
     @_gated
