@@ -135,25 +135,25 @@ def clone(table: Table) -> Table:
                        answers=dict(table.answers), xin=list(table.xin), xout=list(table.xout))
 
 
-def _copier(cls: type, given: tuple[str, ...] = ()) -> Callable[..., Any]:
+def _copier(cls: type) -> Callable[..., Any]:
     """``copy(obj, **given)``: a new ``cls`` with ``obj``'s fields, ``given`` ones replaced.
 
-    What ``dataclasses.replace`` does, at half its cost (a change clones the table once):
-    the constructor call is written out once from the fields, as ``dataclass`` writes
-    ``__init__``, so it can never miss a field added later."""
-    names = [f.name for f in fields(cls) if f.init]
-    unknown = set(given) - set(names)
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field {', '.join(sorted(unknown))}")
-    args = ", ".join(f"{n}={n}" if n in given else f"{n}=obj.{n}" for n in names)
-    params = "".join(f", {n}" for n in given)
-    namespace: dict[str, Any] = {"cls": cls}
-    exec(f"def copy(obj{params}):\n    return cls({args})\n", namespace)  # noqa: S102 - source made above
-    return namespace["copy"]
+    What ``dataclasses.replace`` does at about 60 % of its cost (a change clones the table once):
+    no ``__init__`` (nothing to default or check: every field comes from ``obj``), each
+    field set in the order ``__init__`` sets it, so instances keep one attribute layout."""
+    names = tuple(f.name for f in fields(cls))
+
+    def copy(obj: Any, **given: Any) -> Any:
+        out = object.__new__(cls)
+        for name in names:
+            setattr(out, name, given[name] if name in given else getattr(obj, name))
+        return out
+
+    return copy
 
 
 _copy_seat = _copier(SeatInfo)
-_copy_table = _copier(Table, ("seats", "answers", "xin", "xout"))
+_copy_table = _copier(Table)
 
 
 # --- queries -------------------------------------------------------------------------

@@ -16,7 +16,9 @@ from .test_bot_seats import FAST, assert_chips_conserved, create, human, play_un
 async def test_a_room_with_open_hand_and_doubling_plays_both_phases(make_app):
     app = await make_app(games=GAMES, deck=shuffled_deck)
     c = await human(app)
-    created = await create(c, "doudizhu", {"doubling": True, "open_hand": True}, seats=3, bots=2, **FAST)
+    # the next hand at once after a redeal (every player passed): FAST waits 600 s between hands
+    created = await create(c, "doudizhu", {"doubling": True, "open_hand": True}, seats=3, bots=2,
+                           **{**FAST, "between_hands_seconds": 0})
     assert created["t"] == "room", created
     assert created["config"]["doubling"] is True and created["config"]["open_hand"] is True
     room = created["room"]
