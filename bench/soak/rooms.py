@@ -12,7 +12,7 @@ People come and go as on a real table: seated players act on their own snapshot 
 between hands, sit out and back in; busted and departed players keep watching; new
 players take the freed seats (often between hands, while the last hand's final view is
 still the room's view); a spectator watches throughout; some rooms have bot seats.
-During a hand each change also has one viewer, in turn, ask for the room's ``history``
+During a hand every third change also has one viewer, in turn, ask for the room's ``history``
 (the hand under way as that viewer may see it, ``server.history.history_reply``, as a
 client coming to the table on another device does). Every message goes through the :class:`~bench.soak.leaks.Scanner` with the rules'
 :class:`~bench.soak.leaks.Knowledge` of that moment: an event with what the events up to
@@ -54,6 +54,7 @@ NODE = "n-leakscan"
 START_MS = 1_700_000_000_000
 STUCK_STEPS = 5_000  # steps without a change: the room cannot go on
 WATCHERS = 2  # connections watching without a seat, at most (the spectator included)
+HISTORY_EVERY = 3  # changes of a hand between two history requests (see ScanRoom._ask_history)
 
 
 class Viewer:
@@ -179,16 +180,18 @@ class ScanRoom:
         self._ask_history(change)
 
     def _ask_history(self, change: Change) -> None:
-        """Keep the change in the room's stream; while a hand is under way, one viewer
-        (each in turn) asks for the ``history``, whose ``current`` tells that hand so far."""
+        """Keep the change in the room's stream; while a hand is under way, after every
+        :data:`HISTORY_EVERY` th change one viewer (each in turn) asks for the ``history``,
+        whose ``current`` tells that hand so far (every change would cost the scan as much
+        again: each reply tells the whole hand)."""
         if any(e.get("type") == "hand_started" for e in change.events):
             self.entries = []
         if change.events:
             self.entries.append(Entry(f"{self.now}-{self.changes}", change.table.version, change.events))
         table = self.core.table
-        if not tbl.playing(table) or not self.viewers:
+        if not tbl.playing(table) or not self.viewers or self.changes % HISTORY_EVERY:
             return
-        viewer = self.viewers[self.changes % len(self.viewers)]
+        viewer = self.viewers[self.changes // HISTORY_EVERY % len(self.viewers)]
         reply = history_reply(split_hands(self.entries), viewer.player_id, self.game.name, table.room, 10,
                               table.hand_no)
         viewer.send(reply)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .ui import SIZES, create_table, enter, expect, intersect, screenshot, table
+from .ui import SIZES, create_table, enter, expect, intersect, screenshot, settle, table
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +56,7 @@ def page_overflow(page: Any) -> int:
 def resize(page: Any, size_name: str) -> None:
     page.set_viewport_size(SIZES[size_name])
     page.wait_for_timeout(200)  # the felt is fitted to the window on resize
+    settle(page)  # (later than that on a loaded machine)
 
 
 def seated_at_my_turn(page: Any, game: str, name: str = "Alexandra Longname", **options: Any) -> str:

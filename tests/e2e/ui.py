@@ -123,6 +123,20 @@ _FELT_BOXES = """() => {
 }"""
 
 
+def settle(page: Page, timeout_ms: int = 3000) -> None:
+    """Wait until the felt's items stop moving: two reads 100 ms apart agree (at most
+    ``timeout_ms``). The page fits the felt to the window after a resize; on a loaded
+    machine that can come later than a fixed wait, and a check made before it measures
+    a layout half done."""
+    before = page.evaluate(_FELT_BOXES)
+    for _ in range(timeout_ms // 100):
+        page.wait_for_timeout(100)
+        now = page.evaluate(_FELT_BOXES)
+        if now == before:
+            return
+        before = now
+
+
 def felt_overlaps(page: Page) -> list[str]:
     """Pairs of felt items of different owners that intersect (by more than 1 px)."""
     items = page.evaluate(_FELT_BOXES)
