@@ -55,3 +55,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
             grouped.add(item)
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None, item not in grouped))
+
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a test of a group ``--dist loadgroup`` does not keep together (each worker
+    would set the group's fixtures up again): pytest-xdist marks a test's group in its node
+    id, and pytest 9.2 stopped reading where it writes it (pyproject.toml keeps pytest
+    below 9.2 for this)."""
+    if (getattr(item.config.option, "loadgroup", False)  # set on an xdist worker only
+            and item.get_closest_marker("xdist_group") and "@" not in item.nodeid):
+        pytest.fail(f"pytest-xdist did not keep this test with its group: this pytest "
+                    f"({pytest.__version__}) and pytest-xdist do not work together; "
+                    f"reinstall with `make .venv/.installed-dev`", pytrace=False)
