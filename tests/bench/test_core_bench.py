@@ -28,4 +28,6 @@ def test_it_plays_the_actions_asked_and_splits_their_cost():
 def test_profile_prints_the_top_functions():
     done = run("--actions", "100", "--profile")
     assert done.returncode == 0, done.stderr
-    assert "tottime" in done.stdout and "core.py" in done.stdout
+    assert "tottime" in done.stdout, done.stdout
+    # the top functions are the project's own (which ones varies from run to run)
+    assert re.search(r"(server|engine)/[\w/]+\.py:\d+\(", done.stdout), done.stdout
