@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from client_demo.loadtest.launcher import free_port
 from client_demo.updates import RoomFollower
@@ -299,16 +300,19 @@ class ScriptedPlayer:
         self.acted: set[tuple[int, int]] = set()
         self.room: str | None = None
         self.follower = RoomFollower()  # updates become events + the patched snapshot
+        self.crashed: Exception | None = None
+        self.act_refs: set[int] = set()
         self._send({"t": "hello", "name": name})
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome["t"] == "welcome", welcome
         self.thread = threading.Thread(target=self._loop, name=f"player {name}", daemon=True)
         self.thread.start()
 
-    def _send(self, msg: dict[str, Any]) -> None:
+    def _send(self, msg: dict[str, Any]) -> int:
         with self.lock:
             self.ref += 1
             self.ws.send(json.dumps({**msg, "ref": self.ref}))
+            return self.ref
 
     def join(self, room: str) -> None:
         self.room = room
@@ -323,11 +327,16 @@ class ScriptedPlayer:
                         self._send({"t": "sync", "room": msg["room"]})
                     elif msg["t"] == "error":
                         self.errors.append(msg)
+                        if msg.get("ref") in self.act_refs and self.room is not None:  # refused: decide again on the room as it is
+                            self._send({"t": "sync", "room": self.room})
                     elif msg["t"] == "room":
                         self.snapshots.append(msg)
                         self._maybe_act(msg)
-        except Exception:  # the connection closed at the end of the test
+        except ConnectionClosed:  # the end of the test
             return
+        except Exception as e:  # kept for :meth:`state`: a silent thread would stall the test
+            self.crashed = e
+            raise
 
     def _maybe_act(self, snap: dict[str, Any]) -> None:
         view = snap.get("view")
@@ -342,8 +351,17 @@ class ScriptedPlayer:
         self.acted.add(key)
         action = self.policy(view)
         if action is not None:
-            self._send({"t": "act", "room": snap["room"], "action": action,
-                        "id": f"{self.name}-{snap['hand_no']}-{snap['version']}"})
+            self.act_refs.add(self._send({"t": "act", "room": snap["room"], "action": action,
+                                          "id": f"{self.name}-{snap['hand_no']}-{snap['version']}"}))
+
+    def state(self) -> str:
+        """What this player last saw and was told, for a test's failure message."""
+        last = self.snapshots[-1] if self.snapshots else {}
+        view = last.get("view") or {}
+        return (f"{self.name}: thread {'alive' if self.thread.is_alive() else 'ended'}"
+                f"{f' ({self.crashed!r})' if self.crashed else ''}; last snapshot version "
+                f"{last.get('version')} hand {last.get('hand_no')} seat {last.get('your_seat')} "
+                f"to_act {view.get('to_act')} legal {view.get('legal')}; errors {self.errors[-5:]}")
 
     def close(self) -> None:
         self._stack.close()

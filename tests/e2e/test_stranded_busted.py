@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .conftest import ScriptedPlayer
 from .ui import SIZES, card_ids, create_table, enter, expect, screenshot, table
 
 pytestmark = pytest.mark.browser
@@ -38,15 +40,20 @@ def _other(lang: str) -> str:
     return "zh" if lang == "en" else "en"
 
 
-def _shove_until_busted(page: Any) -> int:
-    """Put every chip in at each turn (the other player calls everything) until this page's
+def _shove_until_busted(page: Any, other: ScriptedPlayer) -> int:
+    """Put every chip in at each turn (``other`` calls everything) until this page's
     player is out of chips; returns the seat it had."""
     t = table(page)
     seat = int(t.get_attribute("data-your-seat") or "0")
     for _ in range(60):
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=my-turn]')"
-            " || document.querySelector('[data-testid=table][data-your-seat=\"\"]')")
+        try:
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=my-turn]')"
+                " || document.querySelector('[data-testid=table][data-your-seat=\"\"]')")
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"neither my turn nor busted: the page shows version "
+                                 f"{t.get_attribute('data-version')}, to act {t.get_attribute('data-to-act')}; "
+                                 f"{other.state()}") from None
         if t.get_attribute("data-your-seat") == "":
             return seat
         version = t.get_attribute("data-version") or ""
@@ -71,7 +78,7 @@ def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, sc
     whale = scripted("whale", _caller)
     whale.room = room
     whale._send({"t": "join", "room": room, "buy_in": 5000})
-    seat = _shove_until_busted(page)
+    seat = _shove_until_busted(page, whale)
     t = table(page)
 
     # the hand stays on the felt as it ended: my seat, name and two cards, out of chips;
