@@ -783,6 +783,7 @@ function fitFelt(screen) {
     const limit = window.innerHeight - (history.getBoundingClientRect().top + window.scrollY) - pad;
     history.style.maxHeight = `${Math.floor(Math.max(200, limit))}px`;
   }
+  screen.dataset.fitted = `${window.innerWidth}x${window.innerHeight}`; // the window it was fitted to
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .ui import SIZES, create_table, enter, expect, intersect, screenshot, settle, table
+from .ui import SIZES, create_table, enter, expect, fit_window, intersect, screenshot, table
 
 pytestmark = pytest.mark.browser
 
@@ -54,9 +54,7 @@ def page_overflow(page: Any) -> int:
 
 
 def resize(page: Any, size_name: str) -> None:
-    page.set_viewport_size(SIZES[size_name])
-    page.wait_for_timeout(200)  # the felt is fitted to the window on resize
-    settle(page)  # (later than that on a loaded machine)
+    fit_window(page, SIZES[size_name])
 
 
 def seated_at_my_turn(page: Any, game: str, name: str = "Alexandra Longname", **options: Any) -> str:

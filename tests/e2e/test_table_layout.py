@@ -14,6 +14,7 @@ from .ui import (
     enter,
     expect,
     felt_overlaps,
+    fit_window,
     intersect,
     outside_viewport,
     screenshot,
@@ -28,8 +29,7 @@ FAST = {"action_seconds": 120, "between_hands_seconds": 30, "bot_delay_seconds":
 
 def _check_all_sizes(page, shots, name: str) -> None:
     for size_name, size in SIZES.items():
-        page.set_viewport_size(size)
-        page.wait_for_timeout(150)  # the felt is fitted to the window on resize
+        fit_window(page, size)
         assert page.evaluate("document.scrollingElement.scrollTop") == 0
         off = outside_viewport(page, CONTROLS)
         assert not off, f"{name} at {size_name}: off screen: {off}"
@@ -144,8 +144,7 @@ def test_zhajinhua_compare_line_with_long_names_keeps_to_two_lines(new_page, sho
     line = page.get_by_test_id("last-compare")
     expect(line).to_contain_text(loser)  # the text is whole, the box cuts it
     for size_name, size in SIZES.items():
-        page.set_viewport_size(size)
-        page.wait_for_timeout(150)
+        fit_window(page, size)
         lines = page.evaluate("""() => { const el = document.querySelector('[data-testid=last-compare]');
             const s = getComputedStyle(el);
             return (el.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom)) / parseFloat(s.lineHeight || 16); }""")

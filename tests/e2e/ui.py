@@ -123,6 +123,19 @@ _FELT_BOXES = """() => {
 }"""
 
 
+def fit_window(page: Page, viewport: dict[str, int]) -> None:
+    """Resize the window to ``viewport`` and wait until the table is drawn for it and
+    still: the page redraws the table on the animation frame after a resize (which a
+    loaded machine delays past any fixed wait), fits the felt and marks the table with the
+    size it fitted (``data-fitted``), then its items may still move for a moment."""
+    page.set_viewport_size(viewport)
+    page.wait_for_function(
+        "([w, h]) => { const s = document.querySelector('.table-screen');"
+        " return !s || s.dataset.fitted === `${w}x${h}`; }",
+        arg=[viewport["width"], viewport["height"]])
+    settle(page)
+
+
 def settle(page: Page, timeout_ms: int = 3000) -> None:
     """Wait until the felt's items stop moving: two reads 100 ms apart agree (at most
     ``timeout_ms``). The page fits the felt to the window after a resize; on a loaded
