@@ -519,7 +519,9 @@ class Store:
 
     @_gated
     async def lease_holder(self, room: str) -> str | None:
-        value = await self.redis.get(self.keys.lease(room))
+        """The node holding ``room``'s lease, or None (asked on every command routed to
+        another process: on the lean connection)."""
+        value = await self._cmd("GET", self.keys.lease(room))
         return None if value is None else _text(value).split(" ", 1)[0]
 
     @_gated
