@@ -44,27 +44,50 @@ def test_your_chips_show_beside_your_cards_with_raise_and_compare_rows(new_page,
             assert page_overflow(page) <= 0, f"at {size_name} the page scrolls {page_overflow(page)} px"
 
 
+# still blind: the bar also offers Look and explains the blind stake, the middle says
+# what the stake costs blind and seen (its longest line)
+_BLIND = """
+  view.seats[me].seen = false;
+  view.legal.actions.unshift('look'); view.legal.look = {};
+  view.legal.call = {cost: 20}; view.legal.compare.cost = 20;
+"""
+
+
+def _stake_line_gap(page) -> float:
+    """Pixels between the bottom of the stake line in the middle and the top of your cards."""
+    return page.evaluate("""() => {
+      const me = document.querySelector('[data-testid=table]').dataset.yourSeat;
+      const cards = document.querySelector(`[data-testid=seat-${me}] .cards`).getBoundingClientRect();
+      return cards.top - document.querySelector('[data-testid=stake]').getBoundingClientRect().bottom; }""")
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_after_a_compare_the_middle_stays_clear_of_your_cards(new_page, shots, lang):
-    """The same tallest action bar after you won a compare this hand: the compare line's
-    two lines in the middle cover neither your cards nor anything else (CI once saw them
-    reach down to your cards at 1280x800)."""
+    """The same tallest action bar while you are still blind, before and after you won a
+    compare this hand: the stake line, and then also the compare line's two lines, in the
+    middle cover neither your cards nor anything else (CI saw the compare line reach down
+    to your cards at 1280x800, and the stake line alone touch them at 1366x768)."""
     page = new_page(SIZES["desktop"], locale=LOCALES[lang])
     seated_at_my_turn(page, "zhajinhua", seats=5, bots=4)
-    inject(page, _RAISE_AND_COMPARE + """
-      // still blind, as in that run: the bar also offers Look and explains the blind stake
-      view.seats[me].seen = false;
-      view.legal.actions.unshift('look'); view.legal.look = {};
-      view.legal.call = {cost: 20}; view.legal.compare.cost = 20;
+    inject(page, _RAISE_AND_COMPARE + _BLIND + """
+      ui.acts[me] = {kind: 'call', amount: 10};  // your plate says what you did: a line taller""")
+    expect(page.get_by_test_id("act-look")).to_be_visible()
+    expect(page.get_by_test_id("stake")).to_be_visible()
+    for size_name in SIZES:
+        resize(page, size_name)
+        screenshot(page, shots, f"blind-{lang}-{size_name}")
+        assert not felt_overlaps(page), f"blind, at {size_name}: {felt_overlaps(page)}"
+        # not just clear: a header a line taller (hand 2's Verify button) must not close the gap
+        assert _stake_line_gap(page) >= 6, f"blind, at {size_name}: {_stake_line_gap(page):.1f} px over your cards"
+    inject(page, _RAISE_AND_COMPARE + _BLIND + """
       ui.acts[me] = {kind: 'compare', amount: 20};  // your plate says "Compared": a line taller
       ui.lastCompare = {hand: snap.hand_no, seat: me, target: others[0], winner: me, loser: others[0]};""")
-    expect(page.get_by_test_id("act-look")).to_be_visible()
     expect(page.get_by_test_id("last-compare")).to_be_visible()
     expect(page.locator("[data-testid^=compare-]")).to_have_count(2)
     for size_name in SIZES:
         resize(page, size_name)
         screenshot(page, shots, f"compared-{lang}-{size_name}")
-        assert not felt_overlaps(page), f"at {size_name}: {felt_overlaps(page)}"
+        assert not felt_overlaps(page), f"compared, at {size_name}: {felt_overlaps(page)}"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
