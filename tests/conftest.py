@@ -57,7 +57,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None, item not in grouped))
 
 
-
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Fail a test of a group ``--dist loadgroup`` does not keep together (each worker
     would set the group's fixtures up again): pytest-xdist marks a test's group in its node
