@@ -404,8 +404,8 @@ class Lobby:
         try:
             view = await self._pick_table(session, game, msg, bucket)
             if view is None:
-                options = {"seats": msg.seats} if msg.seats else {}
-                view, _ = await self._new_room(session, game, options, matchmaking.stake_config(game.name, msg.stake))
+                options, config = matchmaking.quick_table(game.name, msg.stake, msg.seats)
+                view, _ = await self._new_room(session, game, options, config)
                 await self.store.set_quick_match_room(bucket, view.room)
             origin = self.directory.origin(session, msg.ref)
             await self.directory.request(session, view.room, Join(origin, None, msg.buy_in, None, msg.seed))

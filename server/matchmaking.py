@@ -16,12 +16,28 @@ from .room import table as tbl
 STAKE_FIELD = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
 """The config field a quick match's ``stake`` is, by game."""
 
+QUICK_TABLE = {"holdem": (6, 10), "zhajinhua": (5, None), "doudizhu": (3, None)}
+"""The table a quick match opens when no open table fits, by game: its size and stake where
+the request names none. The engine's defaults are a full ring (ten seats of Hold'em, nine of
+Zha Jin Hua) and Hold'em blinds of 50/100, under which the default buy-in of 1,000 is ten
+big blinds; a quick table is a six-handed 5/10 game, where it is a hundred (the same as
+the page's "Play now")."""
+
 CANDIDATES = 12  # tables looked at per request (the fullest first)
 
 
 def bucket(game: str, stake: int | None, seats: int | None) -> str:
     """The name requests that may share a table are serialized under."""
     return f"{game}:{stake or '-'}:{seats or '-'}"
+
+
+def quick_table(game: str, stake: int | None, seats: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The room options and config of the table a quick match opens: the request's size
+    and stake, else the game's :data:`QUICK_TABLE` ones (the game's defaults for a game
+    without)."""
+    size, default_stake = QUICK_TABLE.get(game, (None, None))
+    size = seats or size
+    return ({"seats": size} if size else {}), stake_config(game, stake or default_stake)
 
 
 def stake_config(game: str, stake: int | None) -> dict[str, Any]:
@@ -55,8 +71,8 @@ def order(entries: list[dict[str, Any]], game: str, last: str | None) -> list[st
     list it yet), then listed tables of ``game`` where someone sits (a player or a bot) and
     a seat is free, the most people first. A listed table nobody sits at is no match: it
     may be any table someone opened with settings of their own and left (ten seats, a
-    buy-in of ten big blinds) and would seat the player alone; a new table with the
-    game's defaults is better, and the next request of the bucket finds it."""
+    buy-in of ten big blinds) and would seat the player alone; a new quick table
+    (:func:`quick_table`) is better, and the next request of the bucket finds it."""
     listed = [e for e in entries
               if e.get("game") == game and 0 < e.get("players", 0) < e.get("seats", 0)]
     listed.sort(key=lambda e: (-(e.get("players", 0) - e.get("bots", 0)), -e.get("players", 0), e.get("room", "")))

@@ -32,6 +32,23 @@ async def test_quick_match_seats_at_a_fitting_table_or_opens_one(make_app):
     assert other["room"] not in (a["room"], c["room"]) and other["config"]["big_blind"] == 10
 
 
+async def test_a_table_quick_match_opens_is_a_sensible_game_not_the_engine_defaults(make_app):
+    """Named neither stake nor size, a quick match opens a six-handed 5/10 Hold'em table
+    (the default buy-in a hundred big blinds, not the ten of the engine's 50/100), a
+    five-seat Zha Jin Hua and a three-seat Dou Dizhu table (issue #28, item 8)."""
+    app = await make_app(games=GAMES)
+    ann = await player(app, "ann")
+    holdem = await ann.request({"t": "quick_match", "game": "holdem"})
+    assert (len(holdem["seats"]), holdem["config"]["small_blind"], holdem["config"]["big_blind"]) == (6, 5, 10)
+    assert holdem["seats"][holdem["your_seat"]]["stack"] == 100 * holdem["config"]["big_blind"]
+    zjh = await ann.request({"t": "quick_match", "game": "zhajinhua"})
+    assert len(zjh["seats"]) == 5 and zjh["config"]["ante"] == 10
+    ddz = await ann.request({"t": "quick_match", "game": "doudizhu"})
+    assert len(ddz["seats"]) == 3
+    sized = await ann.request({"t": "quick_match", "game": "holdem", "seats": 2, "stake": 20})
+    assert (len(sized["seats"]), sized["config"]["big_blind"]) == (2, 20)  # what the request names wins
+
+
 async def test_quick_match_never_picks_a_private_room_or_one_you_sit_in(make_app):
     app = await make_app(games=GAMES)
     alice, bob = await player(app, "alice"), await player(app, "bob")
@@ -46,7 +63,7 @@ async def test_quick_match_never_picks_a_private_room_or_one_you_sit_in(make_app
 
 async def test_quick_match_does_not_seat_you_alone_at_a_table_someone_opened_and_left(make_app):
     """Issue #28, item 8: an empty ten-seat table at a tenth of the usual buy-in, opened by
-    someone who then left, is not a match: a new table with the game's defaults is opened,
+    someone who then left, is not a match: a new quick table is opened (six seats, 5/10),
     and the next player of the same request is seated there with the first."""
     app = await make_app(games=GAMES)
     alice, bob, carol = [await player(app, n) for n in ("alice", "bob", "carol")]
@@ -57,7 +74,7 @@ async def test_quick_match_does_not_seat_you_alone_at_a_table_someone_opened_and
     await asyncio.sleep(0.4)  # listed (lobby batches)
     assert odd["room"] in [r["room"] for r in (await bob.request({"t": "list_rooms"}))["rooms"]]
     b = await bob.request({"t": "quick_match", "game": "holdem"})
-    assert b["t"] == "room" and b["room"] != odd["room"] and b["config"] == GAMES["holdem"].parse_config(None)
+    assert b["t"] == "room" and b["room"] != odd["room"] and b["config"]["big_blind"] == 10 and len(b["seats"]) == 6
     c = await carol.request({"t": "quick_match", "game": "holdem"})
     assert (c["room"], c["your_seat"]) == (b["room"], 1)
 
