@@ -12,7 +12,17 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import ScriptedPlayer
-from .ui import SIZES, card_ids, create_table, enter, expect, screenshot, table
+from .ui import (
+    SIZES,
+    card_ids,
+    create_table,
+    enter,
+    expect,
+    felt_overlaps,
+    screenshot,
+    settle,
+    table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +40,9 @@ TEXT = {
            "short": "你的筹码输光了。钱包里只有 5，不够这张牌桌的最低买入 10。"},
 }
 CASES = [("desktop", "en"), ("phone", "zh")]
+# the busted player's table: six seats on the desktop, where the line saying why nothing is
+# dealt sits between the lower seats and must wrap clear of the winner's shown cards
+BUSTED_CASES = [("desktop", "en", 6), ("phone", "zh", 2)]
 
 
 def _caller(view: dict[str, Any]) -> dict[str, Any]:
@@ -69,15 +82,15 @@ def _shove_until_busted(page: Any, other: ScriptedPlayer) -> int:
     raise AssertionError("never busted")
 
 
-@pytest.mark.parametrize("size, lang", CASES)
-def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, scripted, shots, size, lang):
+@pytest.mark.parametrize("size, lang, seats", BUSTED_CASES)
+def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, scripted, shots, size, lang, seats):
     page = new_page(SIZES[size], locale=LOCALES[lang])
     enter(page, "rory")
-    room = create_table(page, "holdem", seats=2, small_blind=5, big_blind=10, buy_in_min=10,
+    room = create_table(page, "holdem", seats=seats, small_blind=5, big_blind=10, buy_in_min=10,
                         buy_in_default=10, action_seconds=120, between_hands_seconds=0.3)
     whale = scripted("whale", _caller)
     whale.room = room
-    whale._send({"t": "join", "room": room, "buy_in": 5000})
+    whale._send({"t": "join", "room": room, "seat": seats - 1, "buy_in": 5000})
     seat = _shove_until_busted(page, whale)
     t = table(page)
 
@@ -97,6 +110,8 @@ def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, sc
     status = page.get_by_test_id("status")
     expect(status).to_have_text(TEXT[lang]["too_few"])
     expect(status).to_have_attribute("data-why", "too_few")
+    settle(page)
+    assert felt_overlaps(page) == []  # the line wraps between the seats, clear of the whale's cards
 
     # the rebuy: at most what the wallet holds (9,990 after the 10 lost), not the room's 1,000,000
     panel = page.get_by_test_id("rebuy-panel")
