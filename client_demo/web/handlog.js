@@ -9,9 +9,14 @@
 //   of that moment are missing (the history says so). `opening`: the view the page drew
 //   the hand's start from when it first saw the hand mid-way (no `hand_started`).
 // - a Dou Dizhu hand's card selection (`cardroom.sel.<room>`: {hand, cards}).
+// - the last finished hand (`cardroom.last.<room>`: {snap, fair}): its final snapshot, for
+//   "Last hand" while the next one is played, and its fairness record (verify.js), for
+//   "Verify" and "Save". Both live in the page's memory otherwise, and a reload mid-hand
+//   lost them.
 
 const HAND_PREFIX = "cardroom.hand.";
 const SEL_PREFIX = "cardroom.sel.";
+const LAST_PREFIX = "cardroom.last.";
 const ROOMS_KEPT = 12; // a player follows few rooms at once: the oldest records go first
 
 function read(key) {
@@ -33,7 +38,7 @@ function prune(key, kept = ROOMS_KEPT) {
     const keys = [];
     for (let i = 0; i < sessionStorage.length; i++) {
       const k = sessionStorage.key(i);
-      if (k !== key && (k.startsWith(HAND_PREFIX) || k.startsWith(SEL_PREFIX))) keys.push(k);
+      if (k !== key && [HAND_PREFIX, SEL_PREFIX, LAST_PREFIX].some((p) => k.startsWith(p))) keys.push(k);
     }
     const stamped = keys.map((k) => [k, (read(k) || {}).at || 0]).sort((a, b) => b[1] - a[1]);
     for (const [k] of stamped.slice(kept)) sessionStorage.removeItem(k);
@@ -98,4 +103,15 @@ export function storedSelection(room, handNo) {
 /** Remember the selected cards of hand `handNo` of `room`. */
 export function keepSelection(room, handNo, cards) {
   write(SEL_PREFIX + room, { hand: handNo, cards: [...cards], at: Date.now() });
+}
+
+/** The last finished hand of `room` this tab kept ({snap, fair}), or null. */
+export function storedLastHand(room) {
+  const rec = read(LAST_PREFIX + room);
+  return rec && rec.snap && Number.isInteger(rec.snap.hand_no) ? rec : null;
+}
+
+/** Keep `snap`, the final snapshot of a hand of `room`, with its fairness record `fair` (or null). */
+export function keepLastHand(room, snap, fair) {
+  write(LAST_PREFIX + room, { snap, fair, at: Date.now() });
 }

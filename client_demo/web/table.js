@@ -8,8 +8,8 @@ import holdem from "./holdem.js";
 import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
 import { roomName, shortTitle } from "./lobby.js";
-import { fairNode, trackEvent, trackSnapshot } from "./verify.js";
-import { keepEvent, keepHand, keepOpening, keepVersion, storedHand } from "./handlog.js";
+import { fairNode, restoreRecord, revealedRecord, trackEvent, trackSnapshot } from "./verify.js";
+import { keepEvent, keepHand, keepLastHand, keepOpening, keepVersion, storedHand, storedLastHand } from "./handlog.js";
 import { t, tParts } from "./i18n.js";
 import { animate, soundFor, turnChime } from "./fx.js";
 
@@ -523,7 +523,11 @@ export class TableScreen {
     }
     trackSnapshot(ui, snap);
     // the last finished hand, kept for the "Last hand" view while the next one is played
-    if (snap.view && snap.view.is_over && snap.hand_no) ui.lastOver = snap;
+    // (and in the tab's storage, with its fairness record, for a reload)
+    if (snap.view && snap.view.is_over && snap.hand_no) {
+      ui.lastOver = snap;
+      keepLastHand(snap.room, snap, revealedRecord(ui, snap.hand_no));
+    }
     if (snap.your_seat !== null && snap.your_seat !== undefined) {
       ui.formerSeat = snap.your_seat;
       if (snap.view) ui.ownView = { hand: snap.hand_no, seat: snap.your_seat, view: snap.view };
@@ -537,9 +541,15 @@ export class TableScreen {
    * when nothing was missed. If the room moved on while the page reloaded (the record's
    * version is older than the snapshot's), a line says that moves are missing. Reloaded
    * once the hand is over (its lines then come from `history`): the seats it freed as it
-   * ended, and whether you ran out of chips (the Rebuy panel).
+   * ended, and whether you ran out of chips (the Rebuy panel). And the last finished hand
+   * the tab kept, for "Last hand", "Verify" and "Save" (handlog.js).
    */
   restore(snap, ui) {
+    const last = storedLastHand(snap.room);
+    if (last && last.snap.game === snap.game && last.snap.hand_no <= snap.hand_no) {
+      ui.lastOver = last.snap;
+      restoreRecord(ui, last.fair);
+    }
     const rec = storedHand(snap.room);
     if (!rec || rec.hand !== snap.hand_no || !GAMES[snap.game]) return;
     if (!snap.playing) { this.restoreEnd(snap, ui, rec); return; }

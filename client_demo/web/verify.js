@@ -103,6 +103,24 @@ export function trackSnapshot(ui, snap) {
   if (rec === fs.current) rec.viewSeen = seenFromView(snap.game, snap.view, snap.your_seat);
 }
 
+/** The fairness record of hand `handNo` once it is revealed (to keep for a reload), or null. */
+export function revealedRecord(ui, handNo) {
+  const rec = recordFor(state(ui), handNo);
+  return rec && rec.reveal ? rec : null;
+}
+
+/**
+ * After a reload, the record of the last finished hand as the page kept it (handlog.js),
+ * when the page holds none of that hand: Verify and Save work on it again.
+ */
+export function restoreRecord(ui, kept) {
+  const fs = state(ui);
+  if (!kept || !Number.isInteger(kept.handNo) || recordFor(fs, kept.handNo)) return;
+  const rec = { ...kept, busy: false, result: null };
+  if (!fs.current) fs.current = rec;
+  else if (fs.current.handNo > rec.handNo && (!fs.previous || fs.previous.handNo < rec.handNo)) fs.previous = rec;
+}
+
 async function runVerify(rec, name, rerender) {
   if (rec.busy) return;
   rec.busy = true;

@@ -1,6 +1,8 @@
 """A reload mid-hand keeps the hand so far (issue #28, item 7): the hand history lists the
 current hand's actions line by line as before the reload (not one summary line), the seats'
-notes of the betting round come back, and a Dou Dizhu card selection survives."""
+notes of the betting round come back, and a Dou Dizhu card selection survives; so do the
+last finished hand's "Last hand" view and its Verify and Save (the replay of the item in a
+browser lost them)."""
 
 from __future__ import annotations
 
@@ -106,6 +108,34 @@ def test_a_reload_mid_hand_keeps_the_holdem_history_and_the_seat_notes(new_page,
     expect(t).not_to_have_attribute("data-version", version)
     after = hand_lines(page)
     assert after[:len(before)] == before and len(after) > len(before)
+
+
+def test_a_reload_mid_hand_keeps_the_last_hand_and_its_verify(new_page, shots):
+    page = heads_up_against_a_bot(new_page, "laptop", "en", "remy")
+    t = table(page)
+    for _ in range(40):  # on to my turn in a hand after the first
+        page.wait_for_function("() => document.querySelector('[data-testid=my-turn]')")
+        if page.get_by_test_id("last-hand").count() and t.get_attribute("data-over") == "0":
+            break
+        check_or_call(page)
+    else:
+        raise AssertionError("never my turn in a second hand")
+    last = page.get_by_test_id("last-hand").get_attribute("data-hand")
+    expect(page.get_by_test_id("verify")).to_have_attribute("data-hand", last)
+    version = t.get_attribute("data-version")
+
+    _reload(page)
+    assert t.get_attribute("data-version") == version  # the same moment of the same hand
+    expect(page.get_by_test_id("last-hand")).to_have_attribute("data-hand", last)
+    expect(page.get_by_test_id("save-hand")).to_be_visible()
+    page.get_by_test_id("last-hand").click()
+    expect(page.get_by_test_id("last-hand-panel")).to_be_visible()
+    page.get_by_test_id("last-hand-close").click()
+    verify = page.get_by_test_id("verify")
+    expect(verify).to_have_attribute("data-hand", last)
+    verify.click()
+    expect(page.get_by_test_id("verify-result")).to_have_attribute("data-ok", "1")
+    screenshot(page, shots, "laptop-en-last-hand-after-reload")
 
 
 @pytest.mark.parametrize("size, lang", CASES)
