@@ -40,9 +40,10 @@ TEXT = {
            "short": "你的筹码输光了。钱包里只有 5，不够这张牌桌的最低买入 10。"},
 }
 CASES = [("desktop", "en"), ("phone", "zh")]
-# the busted player's table: six seats on the desktop, where the line saying why nothing is
-# dealt sits between the lower seats and must wrap clear of the winner's shown cards
-BUSTED_CASES = [("desktop", "en", 6), ("phone", "zh", 2)]
+# the busted player's table: six seats, where the line saying why nothing is dealt sits
+# between the lower seats and must wrap clear of the winner (its shown cards reach in from
+# the lower right seat on the desktop, its plate from the lower left one on a phone)
+BUSTED_CASES = [("desktop", "en", 6, 5), ("phone", "zh", 6, 1)]
 
 
 def _caller(view: dict[str, Any]) -> dict[str, Any]:
@@ -82,15 +83,16 @@ def _shove_until_busted(page: Any, other: ScriptedPlayer) -> int:
     raise AssertionError("never busted")
 
 
-@pytest.mark.parametrize("size, lang, seats", BUSTED_CASES)
-def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, scripted, shots, size, lang, seats):
+@pytest.mark.parametrize("size, lang, seats, whale_seat", BUSTED_CASES)
+def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, scripted, shots, size, lang, seats,
+                                                                     whale_seat):
     page = new_page(SIZES[size], locale=LOCALES[lang])
     enter(page, "rory")
     room = create_table(page, "holdem", seats=seats, small_blind=5, big_blind=10, buy_in_min=10,
                         buy_in_default=10, action_seconds=120, between_hands_seconds=0.3)
     whale = scripted("whale", _caller)
     whale.room = room
-    whale._send({"t": "join", "room": room, "seat": seats - 1, "buy_in": 5000})
+    whale._send({"t": "join", "room": room, "seat": whale_seat, "buy_in": 5000})
     seat = _shove_until_busted(page, whale)
     t = table(page)
 
@@ -111,7 +113,7 @@ def test_a_busted_player_sees_the_hand_out_and_why_nothing_is_dealt(new_page, sc
     expect(status).to_have_text(TEXT[lang]["too_few"])
     expect(status).to_have_attribute("data-why", "too_few")
     settle(page)
-    assert felt_overlaps(page) == []  # the line wraps between the seats, clear of the whale's cards
+    assert felt_overlaps(page) == []  # the line wraps between the seats, clear of the whale
 
     # the rebuy: at most what the wallet holds (9,990 after the 10 lost), not the room's 1,000,000
     panel = page.get_by_test_id("rebuy-panel")
