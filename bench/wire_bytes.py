@@ -58,8 +58,12 @@ async def play(url: str, subprotocol: str, actions: int) -> tuple[float, float]:
         for p, name in ((a, "bytes-a"), (b, "bytes-b")):
             await p.send({"t": "hello", "name": name})
             await p.recv()
+        # blinds 5/10: a buy-in of a hundred big blinds, which checking and calling down
+        # hundreds of hands does not use up (at the default 50/100 a player went bust
+        # within a few hundred actions, and the run waited for ever)
         await a.send({"t": "create_room", "game": "holdem", "options": {"seats": 2, "action_seconds": 60,
-                                                                         "between_hands_seconds": 0}})
+                                                                         "between_hands_seconds": 0},
+                      "config": {"small_blind": 5, "big_blind": 10}})
         room = (await a.recv())[0]["room"]
         for p in (a, b):
             await p.send({"t": "join", "room": room, "buy_in": 1000})
@@ -83,7 +87,10 @@ async def play(url: str, subprotocol: str, actions: int) -> tuple[float, float]:
                         done.set()
 
         tasks = [asyncio.create_task(run(p)) for p in (a, b)]
-        await done.wait()
+        try:
+            await asyncio.wait_for(done.wait(), 60 + actions / 10)
+        except TimeoutError:
+            raise SystemExit(f"{subprotocol}: play stopped after {acted} of {actions} actions") from None
         await asyncio.sleep(0.3)
         for t in tasks:
             t.cancel()
