@@ -35,6 +35,7 @@ from ..room.core import Settle
 from ..room.view import PRESENCE_REFRESH_SECONDS, Views
 from ..session import Sessions
 from ..store import UNAVAILABLE, Store, unpack
+from ..store.pubsub import pubsub_for
 from .directory import Directory
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ class Node:
         self.metrics = metrics
         self.sessions = sessions
         self.clock = clock
-        self._pubsub = pubsub_client.pubsub()
+        self._pubsub = pubsub_for(pubsub_client)
         self._confirm: dict[str, asyncio.Future[None]] = {}
         self._wanted: set[str] = set()  # channels this node should be subscribed to
         self._tasks: list[asyncio.Task[None]] = []

@@ -30,7 +30,8 @@ import asyncio
 import hashlib
 import socket
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import hiredis
 from redis import exceptions as rx
@@ -39,21 +40,44 @@ from redis.asyncio import Redis
 CONNECT_TIMEOUT = 2.0
 REPLY_TIMEOUT = 5.0
 
+P = TypeVar("P", bound=asyncio.Protocol)
 
-def link_for(redis: Any) -> ScriptLink | None:
-    """A :class:`ScriptLink` to the server ``redis`` (a redis-py ``Redis`` client) talks
-    to, with its address, credentials, database and timeouts; None when ``redis`` is a
-    Cluster client or uses TLS."""
+
+def address_of(redis: Any) -> dict[str, Any] | None:
+    """Where and how the redis-py ``Redis`` client ``redis`` connects (address,
+    credentials, database, timeouts), as keyword arguments of :class:`ScriptLink`; None
+    when ``redis`` is a Cluster client or uses TLS."""
     if not isinstance(redis, Redis):
         return None
     pool = redis.connection_pool
     kw = pool.connection_kwargs
     if pool.connection_class.__name__ not in ("Connection", "UnixDomainSocketConnection"):
         return None  # TLS, or a connection class we do not know
-    return ScriptLink(path=kw.get("path"), host=kw.get("host", "localhost"), port=kw.get("port", 6379),
-                      username=kw.get("username"), password=kw.get("password"), db=kw.get("db", 0),
-                      connect_timeout=kw.get("socket_connect_timeout") or CONNECT_TIMEOUT,
-                      timeout=kw.get("socket_timeout") or REPLY_TIMEOUT)
+    return {"path": kw.get("path"), "host": kw.get("host", "localhost"), "port": kw.get("port", 6379),
+            "username": kw.get("username"), "password": kw.get("password"), "db": kw.get("db", 0),
+            "connect_timeout": kw.get("socket_connect_timeout") or CONNECT_TIMEOUT,
+            "timeout": kw.get("socket_timeout") or REPLY_TIMEOUT}
+
+
+async def open_protocol(factory: Callable[[], P], path: str | None, host: str, port: int) -> P:
+    """Connect to Redis at the Unix socket ``path``, else at ``host``:``port`` over TCP
+    (no Nagle delay), with a protocol ``factory`` makes; returns that protocol."""
+    loop = asyncio.get_running_loop()
+    if path:
+        _, protocol = await loop.create_unix_connection(factory, path)
+        return protocol
+    _, protocol = await loop.create_connection(factory, host, port)
+    sock = protocol.transport.get_extra_info("socket")  # type: ignore[attr-defined]
+    if sock is not None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return protocol
+
+
+def link_for(redis: Any) -> ScriptLink | None:
+    """A :class:`ScriptLink` to the server ``redis`` (a redis-py ``Redis`` client) talks
+    to (see :func:`address_of`); None when ``redis`` is a Cluster client or uses TLS."""
+    where = address_of(redis)
+    return None if where is None else ScriptLink(**where)
 
 
 def _error(reply: rx.ResponseError) -> rx.ResponseError:
@@ -66,41 +90,63 @@ def _error(reply: rx.ResponseError) -> rx.ResponseError:
     return reply
 
 
-class _Protocol(asyncio.Protocol):
-    def __init__(self, link: ScriptLink) -> None:
+class Broken(Protocol):
+    """What a :class:`RespProtocol` tells of a connection that failed."""
+
+    def _broken(self, protocol: Any, error: rx.RedisError) -> None: ...
+
+
+class RespProtocol(asyncio.Protocol):
+    """A connection to Redis whose replies ``hiredis`` parses as they arrive, each handed
+    to :meth:`on_reply`; one that does not parse, or the end of the connection, is told to
+    ``link._broken``."""
+
+    def __init__(self, link: Broken) -> None:
         self.link = link
         self.reader = hiredis.Reader(protocolError=rx.InvalidResponse, replyError=rx.ResponseError)
         self.transport: asyncio.Transport | None = None
-        # (future, loop time sent) of every command sent on this connection, in the order
-        # Redis answers them
-        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
-        waiting = self.waiting
         while True:
             try:
                 reply = self.reader.gets()
             except rx.InvalidResponse as exc:
                 self.link._broken(self, rx.ConnectionError(f"bad reply from Redis: {exc}"))
                 return
-            if reply is False:
+            if reply is False or not self.on_reply(reply):
                 return
-            if not waiting:
-                self.link._broken(self, rx.ConnectionError("a reply from Redis that nobody asked for"))
-                return
-            fut = waiting.popleft()[0]
-            if not fut.done():
-                if isinstance(reply, rx.ResponseError):
-                    fut.set_exception(_error(reply))
-                else:
-                    fut.set_result(reply)
+
+    def on_reply(self, reply: Any) -> bool:
+        """Take one reply (an error reply as :class:`~redis.exceptions.ResponseError`);
+        False when the connection was given up over it."""
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.link._broken(self, rx.ConnectionError(f"connection to Redis lost: {exc or 'closed by the server'}"))
+
+
+class _Protocol(RespProtocol):
+    def __init__(self, link: ScriptLink) -> None:
+        super().__init__(link)
+        # (future, loop time sent) of every command sent on this connection, in the order
+        # Redis answers them
+        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
+
+    def on_reply(self, reply: Any) -> bool:
+        if not self.waiting:
+            self.link._broken(self, rx.ConnectionError("a reply from Redis that nobody asked for"))
+            return False
+        fut = self.waiting.popleft()[0]
+        if not fut.done():
+            if isinstance(reply, rx.ResponseError):
+                fut.set_exception(_error(reply))
+            else:
+                fut.set_result(reply)
+        return True
 
 
 class ScriptLink:
@@ -201,16 +247,9 @@ class ScriptLink:
     async def _open(self) -> _Protocol:
         if self._closed:
             raise rx.ConnectionError("the script link is closed")
-        loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self.connect_timeout):
-                if self.path:
-                    _, protocol = await loop.create_unix_connection(lambda: _Protocol(self), self.path)
-                else:
-                    _, protocol = await loop.create_connection(lambda: _Protocol(self), self.host, self.port)
-                    sock = protocol.transport.get_extra_info("socket")
-                    if sock is not None:
-                        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                protocol = await open_protocol(lambda: _Protocol(self), self.path, self.host, self.port)
                 await self._handshake(protocol)
         except TimeoutError:
             raise rx.TimeoutError("timed out connecting to Redis") from None
