@@ -45,6 +45,11 @@ log = logging.getLogger(__name__)
 PRESENCE_REFRESH_SECONDS = 10.0
 VIEW_IDLE_SECONDS = 30.0  # a view nobody watches is kept this long (requests may be in flight)
 
+Sight = tuple[int | None, int | None]  # what decides a viewer's snapshot (see RoomView._sight)
+# A viewer's snapshot as the parts it is made of: the part every viewer holds alike
+# (RoomView.shared), its seat (``your_seat``) and its view of the hand (``view``)
+Held = tuple[dict[str, Any], int | None, dict[str, Any] | None]
+
 
 class RoomView:
     """One room as this process shows it to its local viewers."""
@@ -54,8 +59,8 @@ class RoomView:
         self.table = table
         self.views = views
         self.viewers: dict[int, Session] = {}  # connection id -> session
-        # connection id -> the snapshot it holds, and the shared part it was rendered from
-        self.held: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        # connection id -> the snapshot it holds, as the parts it was rendered from
+        self.held: dict[int, Held] = {}
         self.pins = 0  # 1 while this process owns the room
         self.spectators_reported = 0
         self.touched = time.monotonic()  # last opened or asked: idle views are closed later
@@ -83,19 +88,18 @@ class RoomView:
     def snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``room`` message for one viewer: :meth:`shared` (pass it in when rendering
         for several viewers at once) with the viewer's seat and view of the hand."""
-        msg = self._render(self._sight(session), shared or self.shared())
+        msg = _snapshot(self._render(self._sight(session), shared or self.shared()))
         if ref is not None:
             msg = dict(msg, ref=ref)
         return msg
 
     def send_snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
         """Send ``session`` the full ``room`` snapshot; its next updates patch this one."""
-        shared = shared or self.shared()
-        snap = self._render(self._sight(session), shared)
-        self.held[session.id] = (snap, shared)
+        held = self.held[session.id] = self._render(self._sight(session), shared or self.shared())
+        snap = _snapshot(held)
         session.send(snap if ref is None else dict(snap, ref=ref))
 
-    def _sight(self, session: Session) -> tuple[int | None, int | None]:
+    def _sight(self, session: Session) -> Sight:
         """What decides a viewer's snapshot: ``(its seat, the seat whose cards it sees)``."""
         t = self.table
         seat = self.seat_of(session.player_id)
@@ -105,10 +109,10 @@ class RoomView:
                  and t.hand.players[seat] == session.player_id)
         return seat, seat if dealt else None
 
-    def _render(self, sight: tuple[int | None, int | None], shared: dict[str, Any]) -> dict[str, Any]:
+    def _render(self, sight: Sight, shared: dict[str, Any]) -> Held:
+        """The parts of the snapshot of viewers with ``sight`` (see :data:`Held`)."""
         t = self.table
-        view = self.game.view(t.hand, sight[1]) if t.hand is not None else None
-        return dict(shared, your_seat=sight[0], view=view)
+        return shared, sight[0], self.game.view(t.hand, sight[1]) if t.hand is not None else None
 
     def shared(self) -> dict[str, Any]:
         """What every viewer's ``room`` message holds alike (all but ``your_seat`` and ``view``)."""
@@ -199,31 +203,33 @@ class RoomView:
         for every viewer in a group; the patch of the part every viewer sees alike is
         worked out once per change. A viewer that holds no snapshot gets the events and a
         full one."""
-        groups: dict[tuple[tuple[int | None, int | None], int], list[Session]] = {}
+        groups: dict[tuple[Sight, int], list[Session]] = {}
         for s in list(viewers):
             groups.setdefault((self._sight(s), id(self.held.get(s.id))), []).append(s)
-        renders: dict[tuple[int | None, int | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+        renders: dict[Sight, Held] = {}
         common: dict[int, dict[str, Any]] = {}  # id of a former shared part -> its patch to ``shared``
-        version = self.table.version
+        seen_by: dict[int | None, list[Event]] = {}  # seat -> the events as it sees them
+        room, version = self.room, self.table.version
         for (sight, _), sessions in groups.items():
             mine = renders.get(sight)
             if mine is None:
-                mine = renders[sight] = (self._render(sight, shared), shared)
-            snap = mine[0]
+                mine = renders[sight] = self._render(sight, shared)
+            seen = seen_by.get(sight[0])
+            if seen is None:
+                seen = seen_by[sight[0]] = [event_for(e, sight[0]) for e in events]
             held = self.held.get(sessions[0].id)
-            seen = [event_for(e, sight[0]) for e in events]
             if held is None:
-                messages = [{"t": "event", "room": self.room, "version": version, "event": e} for e in seen]
-                messages.append(snap)
+                messages = [{"t": "event", "room": room, "version": version, "event": e} for e in seen]
+                messages.append(_snapshot(mine))
             else:
-                before, before_shared = held
+                before_shared, before_seat, before_view = held
                 patch = common.get(id(before_shared))
                 if patch is None:
-                    patch = common[id(before_shared)] = snapshot_patch(before_shared, shared)
-                messages = [{"t": "update", "room": self.room, "version": version, "base": before["version"],
-                             "events": seen, "patch": _merged(patch, snapshot_patch(
-                                 {"your_seat": before["your_seat"], "view": before["view"]},
-                                 {"your_seat": snap["your_seat"], "view": snap["view"]}))}]
+                    patch = common[id(before_shared)] = _object_patch(before_shared, shared)
+                messages = [{"t": "update", "room": room, "version": version, "base": before_shared["version"],
+                             "events": seen, "patch": _merged(patch, _object_patch(
+                                 {"your_seat": before_seat, "view": before_view},
+                                 {"your_seat": mine[1], "view": mine[2]}))}]
             for s in sessions:
                 self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
@@ -622,6 +628,12 @@ class Views:
             self._set_presence(p, on)
 
 
+def _snapshot(held: Held) -> dict[str, Any]:
+    """The ``room`` message of a snapshot's parts."""
+    shared, your_seat, view = held
+    return dict(shared, your_seat=your_seat, view=view)
+
+
 def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
     if ref is not None:
         msg["ref"] = ref
@@ -637,32 +649,63 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     object that lost members and keeps ``null`` values, both of which snapshots have (legal
     actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
     if isinstance(new, list):
-        return _patch_of(_changed_items(old, new))
-    return _patch_of([(k, b, v) for k, v in new.items() if (b := old.get(k, _ABSENT)) is not v and b != v])
+        return _list_patch(old, new, len(new))  # type: ignore[return-value]
+    return _object_patch(old, new)
 
 
-def _changed_items(old: list[Any], new: list[Any]) -> list[tuple[str, Any, Any]]:
-    return [(str(i), b, v) for i, (b, v) in enumerate(zip(old, new, strict=True)) if b is not v and b != v]
-
-
-def _patch_of(changed: list[tuple[str, Any, Any]]) -> dict[str, Any]:
-    """The patch of the members ``(key, before, value)`` that changed (each compared once)."""
+def _object_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """:func:`snapshot_patch` of two objects (each member compared once: ``is``, then ``==``)."""
     set_: dict[str, Any] = {}
     into: dict[str, Any] = {}
-    for key, before, value in changed:
-        if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
-            into[key] = snapshot_patch(before, value)
-        elif (isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
-              and 2 * len(items := _changed_items(before, value)) <= len(value)):
-            into[key] = _patch_of(items)
-        else:
+    get = old.get
+    for key, value in new.items():
+        before = get(key, _ABSENT)
+        if before is value or before == value:
+            continue
+        inner = _inner_patch(before, value)
+        if inner is None:
             set_[key] = value
-    patch: dict[str, Any] = {}
-    if set_:
-        patch["set"] = set_
-    if into:
-        patch["in"] = into
-    return patch
+        else:
+            into[key] = inner
+    return _patch(set_, into)
+
+
+def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | None:
+    """:func:`snapshot_patch` of two lists of the same length, or None when more than
+    ``most`` of their items changed."""
+    changed = [i for i, (b, v) in enumerate(zip(old, new, strict=True)) if b is not v and b != v]
+    if len(changed) > most:
+        return None
+    set_: dict[str, Any] = {}
+    into: dict[str, Any] = {}
+    for i in changed:
+        value = new[i]
+        inner = _inner_patch(old[i], value)
+        if inner is None:
+            set_[str(i)] = value
+        else:
+            into[str(i)] = inner
+    return _patch(set_, into)
+
+
+def _inner_patch(before: Any, value: Any) -> dict[str, Any] | None:
+    """The patch of a member that changed from ``before`` to ``value``, when it is patched
+    in place (an object that lost no member, a list of the same length of which at most
+    half the items changed); None when it is set whole."""
+    if isinstance(value, dict):
+        if isinstance(before, dict) and before.keys() <= value.keys():
+            return _object_patch(before, value)
+        return None
+    if isinstance(value, list) and isinstance(before, list) and len(value) == len(before):
+        return _list_patch(before, value, len(value) // 2)
+    return None
+
+
+def _patch(set_: dict[str, Any], into: dict[str, Any]) -> dict[str, Any]:
+    """A patch of the parts ``set`` and ``in``, empty ones left out."""
+    if not into:
+        return {"set": set_} if set_ else {}
+    return {"set": set_, "in": into} if set_ else {"in": into}
 
 
 def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

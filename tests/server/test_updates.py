@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from client_demo.updates import RoomFollower, apply_patch
@@ -27,6 +27,34 @@ def test_the_patch_of_two_snapshots_turns_the_first_into_the_second(old, new):
     old, new = dict(old, version=1), dict(new, version=2)  # a snapshot never loses a member
     new.update({k: None for k in old.keys() - new.keys()})
     assert apply_patch(old, snapshot_patch(old, new)) == new
+
+
+def plain_patch(old, new):
+    """What :func:`snapshot_patch` must give, written plainly from its definition."""
+    if isinstance(new, list):
+        changed = [(str(i), b, v) for i, (b, v) in enumerate(zip(old, new, strict=True)) if b != v]
+    else:
+        changed = [(k, old.get(k, ABSENT), v) for k, v in new.items() if old.get(k, ABSENT) != v]
+    patch = {"set": {}, "in": {}}
+    for key, before, value in changed:
+        if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
+            patch["in"][key] = plain_patch(before, value)
+        elif (isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
+              and 2 * sum(b != v for b, v in zip(before, value, strict=True)) <= len(value)):
+            patch["in"][key] = plain_patch(before, value)
+        else:
+            patch["set"][key] = value
+    return {part: members for part, members in patch.items() if members}
+
+
+ABSENT = object()
+
+
+@settings(deadline=None)
+@given(OBJECTS, OBJECTS)
+def test_the_patch_is_the_one_its_definition_gives_member_for_member_in_order(old, new):
+    patch = snapshot_patch(old, new)
+    assert repr(patch) == repr(plain_patch(old, new))  # the same members, of the same types, in order
 
 
 def test_one_changed_item_of_a_list_is_patched_alone():
