@@ -1,8 +1,9 @@
 """What a room change costs without any I/O: the room core, packing what a commit stores,
 and rendering every viewer's update, for a heads-up Hold'em room played by two random
-players (no sockets, no Redis, no event loop).
+players (no sockets, no Redis, no event loop); ``--game`` plays another game instead
+(three random players).
 
-    .venv/bin/python bench/core_bench.py [--actions N] [--profile]
+    .venv/bin/python bench/core_bench.py [--actions N] [--game G] [--profile]
 
 It prints CPU microseconds per action (a hand's automatic steps, such as the deal, are
 counted with the actions around them), split into the core (``RoomCore.handle`` and
@@ -30,13 +31,14 @@ from engine import bots  # noqa: E402
 from server.games import GAMES  # noqa: E402
 from server.options import parse_room_options  # noqa: E402
 from server.room import table as tbl  # noqa: E402
-from server.room.core import Act, Change, Join, Origin, RoomCore  # noqa: E402
+from server.room.core import Act, Change, Join, Leave, Origin, RoomCore  # noqa: E402
 from server.room.log import needs_snapshot  # noqa: E402
 from server.room.view import RoomView  # noqa: E402
 from server.store import pack  # noqa: E402
 
 GAME = GAMES["holdem"]
 PLAYERS = ("p1", "p2")
+OTHER_PLAYERS = ("p1", "p2", "p3")  # at the other games' tables
 
 
 class Viewer:
@@ -59,22 +61,25 @@ class Process:
 
 
 class Bench:
-    def __init__(self, seed: int = 1) -> None:
-        options = parse_room_options(GAME, {"seats": 2})
-        table = tbl.Table(room="r-bench", game="holdem", options=options, config=GAME.parse_config(None),
-                          seats=[None, None], version=1, empty_since_ms=0, next_seed=secrets.token_hex(32))
+    def __init__(self, seed: int = 1, game: str = GAME.name) -> None:
+        self.game = GAMES[game]
+        self.players = PLAYERS if game == GAME.name else OTHER_PLAYERS
+        seats = len(self.players)
+        options = parse_room_options(self.game, {"seats": seats})
+        table = tbl.Table(room="r-bench", game=game, options=options, config=self.game.parse_config(None),
+                          seats=[None] * seats, version=1, empty_since_ms=0, next_seed=secrets.token_hex(32))
         self.rng = random.Random(seed)
-        self.core = RoomCore(GAME, table, new_id=lambda: f"x{self.rng.getrandbits(32):08x}", rng=self.rng,
+        self.core = RoomCore(self.game, table, new_id=lambda: f"x{self.rng.getrandbits(32):08x}", rng=self.rng,
                              close_empty_after_ms=3_600_000)
-        self.view = RoomView(GAME, table, Process())  # type: ignore[arg-type]
+        self.view = RoomView(self.game, table, Process())  # type: ignore[arg-type]
         self.now = 1_000
         self.seq = 0
         self.snapshot_version = 1
         self.actions = 0
         self.seconds = {"core": 0.0, "store": 0.0, "views": 0.0}
-        for player in PLAYERS:
+        for player in self.players:
             self.store(self.decide(lambda p=player: self.core.handle(Join(self.origin(p)), self.now)))
-        for i, player in enumerate(PLAYERS):
+        for i, player in enumerate(self.players):
             viewer = Viewer(i, player)
             self.view.viewers[viewer.id] = viewer  # type: ignore[assignment]
             self.view.send_snapshot(viewer)  # type: ignore[arg-type]
@@ -92,7 +97,7 @@ class Bench:
     def store(self, change: Change) -> None:
         start = time.process_time()
         if needs_snapshot(self.core.table, change, self.snapshot_version):
-            pack(tbl.to_dict(change.table, GAME))
+            pack(tbl.to_dict(change.table, self.game))
             self.snapshot_version = change.table.version
         pack(change.record)
         if change.events:
@@ -111,10 +116,18 @@ class Bench:
 
     def rebuy(self) -> None:
         """Seat again a player who went bust (between hands)."""
-        for player in PLAYERS:
+        for player in self.players:
             seat = tbl.seat_of(self.core.table, player)
             if seat is None:
                 out = self.decide(lambda p=player: self.core.handle(Join(self.origin(p)), self.now))
+                if isinstance(out, Change):
+                    self.store(out)
+
+    def stand_up(self) -> None:
+        """Every player leaves (between hands), to buy in again."""
+        for player in self.players:
+            if tbl.seat_of(self.core.table, player) is not None:
+                out = self.decide(lambda p=player: self.core.handle(Leave(self.origin(p)), self.now))
                 if isinstance(out, Change):
                     self.store(out)
 
@@ -128,11 +141,17 @@ class Bench:
             hand = self.core.table.hand
             if hand is None or hand.to_act is None or not tbl.playing(self.core.table):
                 self.rebuy()
-                self.now = max(self.now + 1, self.core.wake_ms() or 0)
+                wake = self.core.wake_ms()
+                if wake is None:  # no hand can be dealt (stacks short of a Zha Jin Hua ante)
+                    self.stand_up()
+                self.now = max(self.now + 1, wake or 0)
                 continue
             seat = hand.to_act
             player = self.core.table.seats[seat].player
-            action = bots.decide("holdem", "random", GAME.view(hand, seat), self.rng)
+            action = bots.decide(self.game.name, "random", self.game.view(hand, seat), self.rng)
+            if action is None:  # nothing this seat may do: its clock runs out
+                self.now = max(self.now + 1, self.core.wake_ms() or 0)
+                continue
             act = Act(self.origin(player), action, f"a{self.actions}")
             out = self.decide(lambda a=act: self.core.handle(a, self.now))
             if not isinstance(out, Change):
@@ -144,9 +163,11 @@ class Bench:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=20_000, help="actions to play (default 20,000)")
+    parser.add_argument("--game", choices=sorted(GAMES), default=GAME.name,
+                        help=f"the game to play (default {GAME.name}, heads-up; the others with three players)")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions instead")
     args = parser.parse_args()
-    bench = Bench()
+    bench = Bench(game=args.game)
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(bench.run, args.actions)
@@ -154,7 +175,8 @@ def main() -> None:
         return
     bench.run(args.actions)
     per = {k: v / bench.actions * 1e6 for k, v in bench.seconds.items()}
-    print(f"heads-up Hold'em, random players, {bench.actions:,} actions "
+    table = "heads-up Hold'em" if args.game == GAME.name else f"{len(bench.players)}-player {bench.game.title}"
+    print(f"{table}, random players, {bench.actions:,} actions "
           f"({bench.core.table.hand_no:,} hands, {bench.core.table.version:,} changes):")
     print(f"  CPU per action: {sum(per.values()):.0f} µs = core {per['core']:.0f} + store packing "
           f"{per['store']:.0f} + views {per['views']:.0f}")
