@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .config import Option, describe_options, parse_options
 
@@ -33,6 +33,14 @@ Seat = int | None
 SeatList = Sequence[tuple[str, int] | None]
 Event = dict[str, Any]
 SeatName = Callable[[int], str]
+# What a game's ``view`` keeps of the views it rendered, for the next calls (see Game)
+ViewMemo = dict[Any, Any]
+
+
+class View(Protocol):
+    """A game's ``view(state, seat, memo=None)`` (see :class:`Game`)."""
+
+    def __call__(self, state: Any, seat: Seat, memo: ViewMemo | None = None) -> dict[str, Any]: ...
 
 
 def describe_event(event: Event, name: SeatName) -> str | None:
@@ -65,8 +73,15 @@ class Game:
     blinds, private deals), since ``new_hand`` returns only the state.
     ``legal_actions`` may return any object; ``legal_to_wire`` turns it into plain
     data for a client (``None`` when the seat may do nothing).
-    Every state has ``is_over``, ``to_act``, ``stacks`` and ``players`` (the player id
-    dealt into each seat, None for a seat not in the hand).
+    ``view(state, seat, memo=None)`` is what ``seat`` (``None``: a spectator) may see of
+    the hand, as plain data. A caller that renders views again and again (every change,
+    every seat) may keep a ``memo``, an empty dict at first, and pass it to every call:
+    a view may keep there what it rendered, to hand it back while its inputs are the
+    same (the last view of each seat while the state is the same; the part every seat
+    sees alike, once per state), which also lets working out what changed since pass over
+    it at once (``is``). A view is equal to the one rendered without a memo, whatever the
+    memo holds (a game may ignore it); nothing a view returns may be changed in place,
+    and a state must not be changed once viewed (``apply`` returns a new one).
     ``format_event(event, name)`` writes one event as a line of a hand history
     (``name(seat)`` is the seat's display name; ``None`` skips the event); it must
     accept an event filtered by :func:`event_for` (secret keys missing).
@@ -88,7 +103,7 @@ class Game:
     legal_actions: Callable[[Any, int], Any]
     legal_to_wire: Callable[[Any], Any]
     apply: Callable[[Any, int, Mapping[str, Any]], tuple[Any, list[Event]]]
-    view: Callable[[Any, Seat], dict[str, Any]]
+    view: View
     timeout_action: Callable[[Any, int], dict[str, Any]]
     to_dict: Callable[[Any], dict[str, Any]]
     from_dict: Callable[[Mapping[str, Any]], Any]
@@ -115,8 +130,14 @@ class Game:
         }
 
 
+def is_private(event: Event) -> bool:
+    """Do some viewers see less of ``event`` than others (see :func:`event_for`)?"""
+    return event.get("only") is not None
+
+
 def event_for(event: Event, seat: Seat) -> Event:
-    """The copy of ``event`` that ``seat`` (``None``: a spectator) may see."""
+    """The copy of ``event`` that ``seat`` (``None``: a spectator) may see: ``event``
+    itself unless it :func:`is_private`."""
     only = event.get("only")
     if only is None:
         return event

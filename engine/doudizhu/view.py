@@ -5,80 +5,174 @@ bottom cards once the landlord has taken them, and the multiplier so far; never
 another seat's cards, except the landlord's once shown face up (明牌, option
 ``open_hand``), which every viewer then sees on the landlord's seat (``shown``). Once the hand is over, the ``result`` (the ``hand_over`` event)
 shows every seat's remaining cards, as players do at the end of a hand.
+
+Given a memo (see :class:`engine.game.Game`), a view keeps the last view of each seat
+(handed back while the state is the same), the part every seat sees alike, rendered once
+per state, the moves rendered (a move never changes: the history of the next state is the
+last one's and its new moves), the bidding, options and result while they are the same
+objects, and each seat's cards and ranks while its cards are the same.
 """
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
+from ..game import ViewMemo
 from .hand import multiplier_so_far, seat_multipliers_so_far
 from .legal import legal_actions, legal_to_wire
 from .ranks import counts_from_cards, format_counts
 from .state import DoudizhuState
 
 
-def view(state: DoudizhuState, seat: int | None) -> dict[str, Any]:
+def view(state: DoudizhuState, seat: int | None, memo: ViewMemo | None = None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
+    if memo is None:
+        return _view(state, seat, _public(state, None), None)
+    kept = memo.get(seat)
+    if kept is not None and kept[0] is state and kept[1] is seat:  # (True and 1 are one key)
+        return kept[2]
+    public = memo.get("public")
+    if public is None or public[0] is not state:
+        public = memo["public"] = (state, _public(state, memo))
+    out = _view(state, seat, public[1], memo)
+    memo[seat] = (state, seat, out)
+    return out
+
+
+def _view(state: DoudizhuState, seat: int | None, public: dict[str, Any], memo: ViewMemo | None) -> dict[str, Any]:
+    """The view of ``seat`` from the ``public`` part: its ``you``, cards and ``legal``."""
     own = seat is not None and 0 <= seat < len(state.players) and state.players[seat] is not None
-    seats: list[dict[str, Any] | None] = []
+    hand, ranks = _hand(state, seat, memo) if own and seat is not None else (None, None)
+    return {
+        **public["head"],
+        "you": seat if own else None,
+        "seats": public["seats"],
+        "order": public["order"],
+        "hand": hand,
+        "hand_ranks": ranks,
+        **public["middle"],
+        "legal": legal_to_wire(legal_actions(state, seat)) if own and seat is not None else None,
+        "result": public["result"],
+    }
+
+
+def _public(state: DoudizhuState, memo: ViewMemo | None) -> dict[str, Any]:
+    """The parts of a view that every seat sees alike, by where they go in it: the
+    members before ``you`` (``head``), the seats and the turn order, the members from
+    ``landlord`` to ``options`` (``middle``) and the result."""
     # each seat's own multiplier: only a room with doubling has one apart from the hand's
     doubling = state.options.get("doubling") and state.landlord is not None
     multipliers = seat_multipliers_so_far(state) if doubling else _NO_MULTIPLIER * len(state.players)
-    for s, player in enumerate(state.players):
-        if player is None:
-            seats.append(None)
-            continue
-        role = None if state.landlord is None else ("landlord" if s == state.landlord else "peasant")
-        shown = list(state.hands[s]) if state.open_hand > 1 and s == state.landlord else None
-        seats.append({"seat": s, "player": player, "stack": state.stacks[s],
-                      "cards_left": len(state.hands[s]), "role": role, "shown": shown,
-                      "doubled": state.doubled[s], "multiplier": multipliers[s]})
-    hand = list(state.hands[seat]) if own and seat is not None else None
-    b = state.bidding
     return {
-        "game": "doudizhu",
-        "phase": state.phase,
-        "to_act": state.to_act,
-        "is_over": state.is_over,
-        "button": state.button,
-        "you": seat if own else None,
-        "seats": seats,
-        "order": list(state.order),
-        "hand": hand,
-        "hand_ranks": None if hand is None else format_counts(counts_from_cards(hand)),
-        "landlord": state.landlord,
-        "bottom": list(state.bottom) if state.bottom_taken else None,
-        "bidding": {
-            "style": b.style,
-            "history": [dict(h) for h in b.history],
-            "high_bid": b.high_bid,
-            "caller": b.caller,
-            "robs": b.robs,
-            "leader": b.leader,
+        "head": {
+            "game": "doudizhu",
+            "phase": state.phase,
+            "to_act": state.to_act,
+            "is_over": state.is_over,
+            "button": state.button,
         },
-        "multiplier": multiplier_so_far(state),
-        "open_hand": state.open_hand,
-        "bombs": state.bombs,
-        "rockets": state.rockets,
-        "to_beat": _move(state.to_beat),
-        "trick": [_move(m) for m in state.trick],
-        "history": [_move(m) for m in state.history],
-        "options": dict(state.options),
-        "legal": legal_to_wire(legal_actions(state, seat)) if own and seat is not None else None,
-        "result": _plain(state.result),
+        "seats": [None if player is None else _seat(state, s, multipliers[s])
+                  for s, player in enumerate(state.players)],
+        "order": list(state.order),
+        "middle": {
+            "landlord": state.landlord,
+            "bottom": list(state.bottom) if state.bottom_taken else None,
+            "bidding": _kept(memo, "bidding", state.bidding, _bidding),
+            "multiplier": multiplier_so_far(state),
+            "open_hand": state.open_hand,
+            "bombs": state.bombs,
+            "rockets": state.rockets,
+            "to_beat": _move(state.to_beat, memo),
+            "trick": [_move(m, memo) for m in state.trick],
+            "history": _history(state, memo),
+            "options": _kept(memo, "options", state.options, dict),
+        },
+        "result": _kept(memo, "result", state.result, _plain),
     }
 
 
 _NO_MULTIPLIER: list[int | None] = [None]
 
 
-def _move(m: dict[str, Any] | None) -> dict[str, Any] | None:
+def _seat(state: DoudizhuState, s: int, multiplier: int | None) -> dict[str, Any]:
+    """Seat ``s`` as every viewer sees it."""
+    role = None if state.landlord is None else ("landlord" if s == state.landlord else "peasant")
+    shown = list(state.hands[s]) if state.open_hand > 1 and s == state.landlord else None
+    return {"seat": s, "player": state.players[s], "stack": state.stacks[s],
+            "cards_left": len(state.hands[s]), "role": role, "shown": shown,
+            "doubled": state.doubled[s], "multiplier": multiplier}
+
+
+def _hand(state: DoudizhuState, seat: int, memo: ViewMemo | None) -> tuple[list[int], str]:
+    """``seat``'s cards and their ranks, kept in ``memo`` while the cards are the same."""
+    cards = tuple(state.hands[seat])
+    kept = memo.get(("hand", seat)) if memo is not None else None
+    if kept is not None and kept[0] == cards:
+        return kept[1]
+    hand = list(cards)
+    out = hand, format_counts(counts_from_cards(hand))
+    if memo is not None:
+        memo[("hand", seat)] = (cards, out)
+    return out
+
+
+def _history(state: DoudizhuState, memo: ViewMemo | None) -> list[dict[str, Any]]:
+    """Every move so far: the list rendered last, or that list and the moves made since
+    (the moves rendered last begin the history: the same objects, in order)."""
+    if memo is None:
+        return [_move(m, None) for m in state.history]
+    kept = memo.get("history")
+    moves = state.history
+    if kept is not None and len(kept[0]) <= len(moves) and all(map(is_, kept[0], moves)):
+        done, wire = kept
+        if len(done) == len(moves):
+            return wire
+        wire = wire + [_move(m, memo) for m in moves[len(done):]]
+    else:
+        memo["moves"] = {}  # another hand: forget the moves of the last
+        wire = [_move(m, memo) for m in moves]
+    memo["history"] = (list(moves), wire)
+    return wire
+
+
+def _move(m: dict[str, Any] | None, memo: ViewMemo | None) -> dict[str, Any] | None:
+    """A move as a view shows it: rendered once per move object while ``memo`` keeps it."""
     if m is None:
         return None
+    moves = memo.get("moves") if memo is not None else None
+    if moves is not None:
+        kept = moves.get(id(m))
+        if kept is not None and kept[0] is m:
+            return kept[1]
     out = dict(m)
     if "cards" in out:
         out["cards"] = list(out["cards"])
+    if moves is not None:
+        moves[id(m)] = (m, out)  # the move is kept too: its id is not another's
     return out
+
+
+def _bidding(b: Any) -> dict[str, Any]:
+    return {
+        "style": b.style,
+        "history": [dict(h) for h in b.history],
+        "high_bid": b.high_bid,
+        "caller": b.caller,
+        "robs": b.robs,
+        "leader": b.leader,
+    }
+
+
+def _kept(memo: ViewMemo | None, name: str, source: Any, render: Any) -> Any:
+    """``render(source)``, kept in ``memo`` under ``name`` while ``source`` is the same
+    object (which is never changed in place)."""
+    if memo is None:
+        return render(source)
+    kept = memo.get(name)
+    if kept is None or kept[0] is not source:
+        kept = memo[name] = (source, render(source))
+    return kept[1]
 
 
 def _plain(v: Any) -> Any:

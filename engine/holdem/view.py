@@ -3,22 +3,54 @@
 A seat sees its own hole cards; other hole cards appear only once shown: at the
 showdown, or by their seat's choice after the hand (:func:`.showdown.show`). Folded and
 mucked hands are otherwise never revealed.
+
+Given a memo (see :class:`engine.game.Game`), a view keeps the last view of each seat
+(handed back while the state is the same) and the part every seat sees alike, rendered
+once per state: under the seat, and under ``"public"``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..game import ViewMemo
 from .evaluator import describe, evaluate
 from .legal import legal_actions, legal_to_wire
 from .state import HoldemState
 
 
-def view(state: HoldemState, seat: int | None) -> dict[str, Any]:
+def view(state: HoldemState, seat: int | None, memo: ViewMemo | None = None) -> dict[str, Any]:
     """The table as ``seat`` sees it (``None``: a spectator)."""
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                              or not 0 <= seat < state.n_seats):
         seat = None
+    if memo is None:
+        return _view(state, seat, _public(state))
+    kept = memo.get(seat)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    public = memo.get("public")
+    if public is None or public[0] is not state:
+        public = memo["public"] = (state, _public(state))
+    out = _view(state, seat, public[1])
+    memo[seat] = (state, out)
+    return out
+
+
+def _view(state: HoldemState, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+    """The view of ``seat``: the ``public`` part, then the seat's own."""
+    own = seat is not None and state.in_hand[seat]
+    legal = legal_actions(state, seat) if seat is not None else None
+    return {
+        **public,
+        "you": seat,
+        "hole": list(state.hole[seat]) if own else None,
+        "legal": legal_to_wire(legal) if legal is not None else None,
+    }
+
+
+def _public(state: HoldemState) -> dict[str, Any]:
+    """The members of a view that every seat sees alike (all but ``you``, ``hole`` and ``legal``)."""
     seats: list[dict[str, Any] | None] = []
     for s in range(state.n_seats):
         if state.players[s] is None:
@@ -38,8 +70,6 @@ def view(state: HoldemState, seat: int | None) -> dict[str, Any]:
             "hand": describe(evaluate(state.hole[s] + state.board)) if shown and len(state.board) >= 3 else None,
             "won": state.won[s],
         })
-    own = seat is not None and state.in_hand[seat]
-    legal = legal_actions(state, seat) if seat is not None else None
     return {
         "game": "holdem",
         "street": state.street,
@@ -53,7 +83,4 @@ def view(state: HoldemState, seat: int | None) -> dict[str, Any]:
         "to_act": state.to_act,
         "is_over": state.is_over,
         "seats": seats,
-        "you": seat,
-        "hole": list(state.hole[seat]) if own else None,
-        "legal": legal_to_wire(legal) if legal is not None else None,
     }

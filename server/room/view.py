@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from engine.game import Event, Game, event_for
+from engine.game import Event, Game, ViewMemo, event_for, is_private
 
 from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
 from ..metrics import Metrics
@@ -68,6 +68,7 @@ class RoomView:
         # viewer's held snapshot may share them)
         self._seats: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         self._fair: tuple[Any, dict[str, Any] | None] = (None, None)
+        self._memo: ViewMemo = {}  # what the game's view rendered before (see Game)
 
     @property
     def room(self) -> str:
@@ -101,18 +102,24 @@ class RoomView:
 
     def _sight(self, session: Session) -> Sight:
         """What decides a viewer's snapshot: ``(its seat, the seat whose cards it sees)``."""
+        return _sight_of(self._sights(), session.player_id)
+
+    def _sights(self) -> dict[str, Sight]:
+        """The sight of each player seated here (the first seat of one seated twice)."""
         t = self.table
-        seat = self.seat_of(session.player_id)
-        # the hand's view of a seat belongs to the player dealt into it: whoever sits
-        # down there after the hand sees the last hand as a spectator does
-        dealt = (t.hand is not None and seat is not None and seat < len(t.hand.players)
-                 and t.hand.players[seat] == session.player_id)
-        return seat, seat if dealt else None
+        dealt = t.hand.players if t.hand is not None else ()
+        sights: dict[str, Sight] = {}
+        for i, s in enumerate(t.seats):
+            if s is not None and s.player not in sights:
+                # the hand's view of a seat belongs to the player dealt into it: whoever sits
+                # down there after the hand sees the last hand as a spectator does
+                sights[s.player] = (i, i if i < len(dealt) and dealt[i] == s.player else None)
+        return sights
 
     def _render(self, sight: Sight, shared: dict[str, Any]) -> Held:
         """The parts of the snapshot of viewers with ``sight`` (see :data:`Held`)."""
         t = self.table
-        return shared, sight[0], self.game.view(t.hand, sight[1]) if t.hand is not None else None
+        return shared, sight[0], self.game.view(t.hand, sight[1], self._memo) if t.hand is not None else None
 
     def shared(self) -> dict[str, Any]:
         """What every viewer's ``room`` message holds alike (all but ``your_seat`` and ``view``)."""
@@ -128,10 +135,10 @@ class RoomView:
                                                    s.bot or self.views.is_online(s.player), s.sitting_out,
                                                    s.leaving, s.bot, s.auto, s.bank_ms if banks else None)
                  for i, s in enumerate(t.seats)]
-        fair = (tbl.next_commitment(t), t.fair, playing)
+        fair = (t.next_seed, t.fair, playing)
         if fair != self._fair[0]:
             self._fair = (fair, {
-                "next_commitment": fair[0],
+                "next_commitment": tbl.next_commitment(t),
                 "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),
             })
         return {
@@ -204,17 +211,20 @@ class RoomView:
         worked out once per change. A viewer that holds no snapshot gets the events and a
         full one."""
         groups: dict[tuple[Sight, int], list[Session]] = {}
+        sights = self._sights()
         for s in list(viewers):
-            groups.setdefault((self._sight(s), id(self.held.get(s.id))), []).append(s)
+            groups.setdefault((_sight_of(sights, s.player_id), id(self.held.get(s.id))), []).append(s)
         renders: dict[Sight, Held] = {}
         common: dict[int, dict[str, Any]] = {}  # id of a former shared part -> its patch to ``shared``
-        seen_by: dict[int | None, list[Event]] = {}  # seat -> the events as it sees them
+        # seat -> the events as it sees them (the same for every seat when none is private)
+        seen_by: dict[int | None, list[Event]] = {}
+        everyone = None if any(map(is_private, events)) else list(events)
         room, version = self.room, self.table.version
         for (sight, _), sessions in groups.items():
             mine = renders.get(sight)
             if mine is None:
                 mine = renders[sight] = self._render(sight, shared)
-            seen = seen_by.get(sight[0])
+            seen = everyone if everyone is not None else seen_by.get(sight[0])
             if seen is None:
                 seen = seen_by[sight[0]] = [event_for(e, sight[0]) for e in events]
             held = self.held.get(sessions[0].id)
@@ -222,14 +232,13 @@ class RoomView:
                 messages = [{"t": "event", "room": room, "version": version, "event": e} for e in seen]
                 messages.append(_snapshot(mine))
             else:
-                before_shared, before_seat, before_view = held
+                before_shared = held[0]
                 patch = common.get(id(before_shared))
                 if patch is None:
                     patch = common[id(before_shared)] = _object_patch(before_shared, shared)
                 messages = [{"t": "update", "room": room, "version": version, "base": before_shared["version"],
                              "events": seen, "patch": _merged(patch, _object_patch(
-                                 {"your_seat": before_seat, "view": before_view},
-                                 {"your_seat": mine[1], "view": mine[2]}))}]
+                                 {"your_seat": held[1], "view": held[2]}, {"your_seat": mine[1], "view": mine[2]}))}]
             for s in sessions:
                 self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
@@ -626,6 +635,14 @@ class Views:
             if self.sessions.online(p):
                 on = True
             self._set_presence(p, on)
+
+
+def _sight_of(sights: dict[str, Sight], player: str | None) -> Sight:
+    """The sight of ``player`` (see :meth:`RoomView._sights`): no seat unless seated."""
+    return sights.get(player, _NO_SIGHT) if player else _NO_SIGHT
+
+
+_NO_SIGHT: Sight = (None, None)
 
 
 def _snapshot(held: Held) -> dict[str, Any]:

@@ -112,7 +112,8 @@ def apply(state: State, seat: int, action: Any) -> tuple[State, list[dict[str, A
     return new, events
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None, memo: dict[Any, Any] | None = None) -> dict[str, Any]:
+    """The hand as ``seat`` sees it (rendered whole every time: the ``memo`` is not used)."""
     shown = [
         c if (i == seat or (state.is_over and i not in state.folded)) else None
         for i, c in enumerate(state.cards)
