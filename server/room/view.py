@@ -235,10 +235,9 @@ class RoomView:
                 before_shared = held[0]
                 patch = common.get(id(before_shared))
                 if patch is None:
-                    patch = common[id(before_shared)] = _object_patch(before_shared, shared)
+                    patch = common[id(before_shared)] = snapshot_patch(before_shared, shared)
                 messages = [{"t": "update", "room": room, "version": version, "base": before_shared["version"],
-                             "events": seen, "patch": _merged(patch, _object_patch(
-                                 {"your_seat": held[1], "view": held[2]}, {"your_seat": mine[1], "view": mine[2]}))}]
+                             "events": seen, "patch": _viewer_patch(patch, held, mine)}]
             for s in sessions:
                 self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
@@ -666,76 +665,111 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     object that lost members and keeps ``null`` values, both of which snapshots have (legal
     actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
     if isinstance(new, list):
+        if len(old) != len(new):
+            raise ValueError("a list is patched into a list of the same length")
         return _list_patch(old, new, len(new))  # type: ignore[return-value]
-    return _object_patch(old, new)
+    return _object_patch(old, new, False)  # type: ignore[return-value]
 
 
-def _object_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """:func:`snapshot_patch` of two objects (each member compared once: ``is``, then ``==``)."""
-    set_: dict[str, Any] = {}
-    into: dict[str, Any] = {}
+def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> dict[str, Any] | None:
+    """:func:`snapshot_patch` of two objects, each member compared once (``is``, then
+    ``==``). ``in_place``: None when ``old`` has a member that ``new`` lacks (``new``
+    is then set whole), which the members of ``new`` that ``old`` lacks tell."""
+    set_: dict[str, Any] | None = None
+    into: dict[str, Any] | None = None
+    missing = 0
     get = old.get
     for key, value in new.items():
         before = get(key, _ABSENT)
         if before is value or before == value:
             continue
-        inner = _inner_patch(before, value)
-        if inner is None:
-            set_[key] = value
-        else:
+        if before is _ABSENT:
+            missing += 1
+        elif isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
+            if into is None:
+                into = {}
             into[key] = inner
+            continue
+        if set_ is None:
+            set_ = {}
+        set_[key] = value
+    if in_place and len(new) - missing != len(old):
+        return None
     return _patch(set_, into)
 
 
 def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | None:
-    """:func:`snapshot_patch` of two lists of the same length, or None when more than
-    ``most`` of their items changed."""
-    changed = [i for i, (b, v) in enumerate(zip(old, new, strict=True)) if b is not v and b != v]
-    if len(changed) > most:
-        return None
-    set_: dict[str, Any] = {}
-    into: dict[str, Any] = {}
-    for i in changed:
-        value = new[i]
-        inner = _inner_patch(old[i], value)
-        if inner is None:
-            set_[str(i)] = value
-        else:
+    """:func:`snapshot_patch` of two lists of the same length (its keys: the indices of
+    the items that changed, as strings), or None as soon as more than ``most`` changed."""
+    set_: dict[str, Any] | None = None
+    into: dict[str, Any] | None = None
+    for i, value in enumerate(new):
+        before = old[i]
+        if before is value or before == value:
+            continue
+        most -= 1
+        if most < 0:
+            return None
+        if isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
+            if into is None:
+                into = {}
             into[str(i)] = inner
+            continue
+        if set_ is None:
+            set_ = {}
+        set_[str(i)] = value
     return _patch(set_, into)
 
 
-def _inner_patch(before: Any, value: Any) -> dict[str, Any] | None:
-    """The patch of a member that changed from ``before`` to ``value``, when it is patched
-    in place (an object that lost no member, a list of the same length of which at most
-    half the items changed); None when it is set whole."""
+def _inner_patch(before: Any, value: dict[str, Any] | list[Any]) -> dict[str, Any] | None:
+    """The patch of a member that changed from ``before`` to the object or list
+    ``value``, when it is patched in place (an object that lost no member, a list of the
+    same length of which at most half the items changed); None when it is set whole."""
     if isinstance(value, dict):
-        if isinstance(before, dict) and before.keys() <= value.keys():
-            return _object_patch(before, value)
+        if isinstance(before, dict) and len(before) <= len(value):
+            return _object_patch(before, value, True)
         return None
-    if isinstance(value, list) and isinstance(before, list) and len(value) == len(before):
+    if isinstance(before, list) and len(before) == len(value):
         return _list_patch(before, value, len(value) // 2)
     return None
 
 
-def _patch(set_: dict[str, Any], into: dict[str, Any]) -> dict[str, Any]:
-    """A patch of the parts ``set`` and ``in``, empty ones left out."""
-    if not into:
-        return {"set": set_} if set_ else {}
-    return {"set": set_, "in": into} if set_ else {"in": into}
+_NESTED = (dict, list)  # the members a patch may reach into
 
 
-def _merged(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Two patches of disjoint members of one object, as one."""
-    if not b:
-        return a
-    if not a:
-        return b
-    out: dict[str, Any] = {}
-    for part in ("set", "in"):
-        if part in a or part in b:
-            out[part] = {**a.get(part, {}), **b.get(part, {})}
-    return out
+def _patch(set_: dict[str, Any] | None, into: dict[str, Any] | None) -> dict[str, Any]:
+    """A patch of the parts ``set`` and ``in`` (None: empty, left out)."""
+    if into is None:
+        return {} if set_ is None else {"set": set_}
+    return {"in": into} if set_ is None else {"set": set_, "in": into}
+
+
+def _viewer_patch(common: dict[str, Any], held: Held, mine: Held) -> dict[str, Any]:
+    """The patch of a viewer's snapshot from the parts ``held`` to ``mine``: ``common``
+    (that of the part every viewer holds alike), then that of the viewer's own members,
+    ``your_seat`` and ``view``, after it in each part."""
+    set_: dict[str, Any] | None = None
+    into: dict[str, Any] | None = None
+    before, seat = held[1], mine[1]
+    if before is not seat and before != seat:
+        set_ = {"your_seat": seat}
+    before, view = held[2], mine[2]
+    if before is not view and before != view:
+        inner = _inner_patch(before, view) if isinstance(view, dict) else None
+        if inner is not None:
+            into = {"view": inner}
+        elif set_ is None:
+            set_ = {"view": view}
+        else:
+            set_["view"] = view
+    if set_ is None and into is None:
+        return common
+    shared_set, shared_into = common.get("set"), common.get("in")
+    if shared_set is not None:
+        set_ = shared_set if set_ is None else {**shared_set, **set_}
+    if shared_into is not None:
+        into = shared_into if into is None else {**shared_into, **into}
+    return _patch(set_, into)
 
 
 _ABSENT = object()
