@@ -678,18 +678,19 @@ def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> d
     set_: dict[str, Any] | None = None
     into: dict[str, Any] | None = None
     missing = 0
-    get = old.get
     for key, value in new.items():
-        before = get(key, _ABSENT)
-        if before is value or before == value:
-            continue
-        if before is _ABSENT:
+        try:
+            before = old[key]
+        except KeyError:
             missing += 1
-        elif isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
-            if into is None:
-                into = {}
-            into[key] = inner
-            continue
+        else:
+            if before is value or before == value:
+                continue
+            if isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
+                if into is None:
+                    into = {}
+                into[key] = inner
+                continue
         if set_ is None:
             set_ = {}
         set_[key] = value
@@ -770,6 +771,3 @@ def _viewer_patch(common: dict[str, Any], held: Held, mine: Held) -> dict[str, A
     if shared_into is not None:
         into = shared_into if into is None else {**shared_into, **into}
     return _patch(set_, into)
-
-
-_ABSENT = object()
