@@ -196,10 +196,17 @@ class Play:
     @property
     def cards(self) -> str:
         """The rank string, main ranks first: same as ``str(play)``."""
-        return _format_parts(self.main_counts, self.kicker_counts)
+        return _rank_string(self)
 
     def __str__(self) -> str:
         return self.cards
+
+
+@lru_cache(maxsize=8192)
+def _rank_string(play: Play) -> str:
+    """:attr:`Play.cards` of the plays met lately: the legal plays of the seat to act are
+    written out on every change, mostly the same ones again."""
+    return _format_parts(play.main_counts, play.kicker_counts)
 
 
 def _format_parts(main: Counts, kickers: Counts) -> str:
