@@ -3,7 +3,8 @@
 Given a memo (see :class:`engine.game.Game`), a view keeps the last view of each seat
 (handed back while the state is the same), the part every seat sees alike, rendered once
 per state (the seats as a spectator sees them among it: a seat that sees no more shares
-them), and the copy of the options while they are the same.
+them), the copy of the options while they are the same, and the names of each seat's
+cards while they are the same.
 """
 
 from __future__ import annotations
@@ -45,26 +46,26 @@ def view(state: ZjhState, seat: int | None, memo: ViewMemo | None = None) -> dic
     ``legal_to_wire``), present whenever it may do anything, looking included.
     """
     if memo is None:
-        return _view(state, seat, _public(state, None))
+        return _view(state, seat, _public(state, None), None)
     kept = memo.get(seat)
     if kept is not None and kept[0] is state and kept[1] is seat:  # (True and 1 are one key)
         return kept[2]
     public = memo.get("public")
     if public is None or public[0] is not state:
         public = memo["public"] = (state, _public(state, memo))
-    out = _view(state, seat, public[1])
+    out = _view(state, seat, public[1], memo)
     memo[seat] = (state, seat, out)
     return out
 
 
-def _view(state: ZjhState, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def _view(state: ZjhState, seat: int | None, public: dict[str, Any], memo: ViewMemo | None) -> dict[str, Any]:
     """The view of ``seat`` from the ``public`` part: its ``you``, the seats as it sees
     them, its ``legal``."""
     out = {
         "game": "zhajinhua",
         "you": seat,
         **public["head"],
-        "seats": _seats_seen(state, seat, public["seats"]),
+        "seats": _seats_seen(state, seat, public["seats"], memo),
         "options": public["options"],
         "legal": None if seat is None else legal_to_wire(legal_actions(state, seat)),
     }
@@ -96,15 +97,15 @@ def _public(state: ZjhState, memo: ViewMemo | None) -> dict[str, Any]:
             "ante": state.options["ante"],
             "pot": sum(state.paid),
         },
-        "seats": [None if player is None else _seat(state, s, visible_cards(state, None, s), rules)
+        "seats": [None if player is None else _seat(state, s, visible_cards(state, None, s), rules, memo)
                   for s, player in enumerate(state.players)],
         "options": options[1],
         "payouts": [{"seat": s, "amount": a} for s, a in enumerate(state.payouts) if a] if state.is_over else None,
     }
 
 
-def _seats_seen(state: ZjhState, viewer: int | None,
-                public: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
+def _seats_seen(state: ZjhState, viewer: int | None, public: list[dict[str, Any] | None],
+                memo: ViewMemo | None) -> list[dict[str, Any] | None]:
     """The seats as ``viewer`` sees them: a spectator's (``public``, the same list) but
     for the hands only ``viewer`` may see (its own once it looked, those a compare
     showed it; see :func:`visible_cards`)."""
@@ -119,11 +120,11 @@ def _seats_seen(state: ZjhState, viewer: int | None,
         if cards is not None:
             if seats is public:
                 seats = list(public)
-            seats[s] = _seat(state, s, cards, rules_of(state.options))
+            seats[s] = _seat(state, s, cards, rules_of(state.options), memo)
     return seats
 
 
-def _seat(state: ZjhState, s: int, cards: list[int] | None, rules: Rules) -> dict[str, Any]:
+def _seat(state: ZjhState, s: int, cards: list[int] | None, rules: Rules, memo: ViewMemo | None) -> dict[str, Any]:
     """Seat ``s`` with ``cards`` shown (None: hidden)."""
     entry: dict[str, Any] = {
         "seat": s,
@@ -137,6 +138,17 @@ def _seat(state: ZjhState, s: int, cards: list[int] | None, rules: Rules) -> dic
         "cards": cards,
     }
     if cards is not None:
-        entry["category"] = category(cards)
-        entry["description"] = describe(cards, rules)
+        entry["category"], entry["description"] = _named(s, cards, rules, memo)
     return entry
+
+
+def _named(s: int, cards: list[int], rules: Rules, memo: ViewMemo | None) -> tuple[str, str]:
+    """The category and description of seat ``s``'s ``cards``, kept in ``memo`` while the
+    cards and rules are the same (a hand is described once, not once per change and seat)."""
+    kept = memo.get(("named", s)) if memo is not None else None
+    if kept is not None and kept[0] == cards and kept[1] is rules:
+        return kept[2]
+    named = category(cards), describe(cards, rules)
+    if memo is not None:
+        memo[("named", s)] = (cards, rules, named)
+    return named
