@@ -701,17 +701,15 @@ def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> d
 
 def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | None:
     """:func:`snapshot_patch` of two lists of the same length (its keys: the indices of
-    the items that changed, as strings), or None as soon as more than ``most`` changed."""
+    the items that changed, as strings), or None when more than ``most`` changed."""
+    changed = [i for i, value in enumerate(new) if (before := old[i]) is not value and before != value]
+    if len(changed) > most:
+        return None
     set_: dict[str, Any] | None = None
     into: dict[str, Any] | None = None
-    for i, value in enumerate(new):
-        before = old[i]
-        if before is value or before == value:
-            continue
-        most -= 1
-        if most < 0:
-            return None
-        if isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
+    for i in changed:
+        value = new[i]
+        if isinstance(value, _NESTED) and (inner := _inner_patch(old[i], value)) is not None:
             if into is None:
                 into = {}
             into[str(i)] = inner
