@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from client_demo.updates import RoomFollower, apply_patch
 from server.games import GAMES
 from server.room import shuffled_deck
-from server.room.view import snapshot_patch
+from server.room.view import _viewer_patch, snapshot_patch
 
 from .test_actions import heads_up_holdem
 from .wsclient import Client
@@ -55,6 +55,21 @@ ABSENT = object()
 def test_the_patch_is_the_one_its_definition_gives_member_for_member_in_order(old, new):
     patch = snapshot_patch(old, new)
     assert repr(patch) == repr(plain_patch(old, new))  # the same members, of the same types, in order
+
+
+VIEWS = st.none() | OBJECTS
+SEATS = st.none() | st.integers(0, 3)
+
+
+@settings(deadline=None)
+@given(OBJECTS, OBJECTS, SEATS, SEATS, VIEWS, VIEWS)
+def test_a_viewers_patch_is_the_shared_parts_then_its_own_members(shared0, shared1, seat0, seat1, view0, view1):
+    common = snapshot_patch(shared0, shared1)
+    own = plain_patch({"your_seat": seat0, "view": view0}, {"your_seat": seat1, "view": view1})
+    expected = {part: {**common.get(part, {}), **own.get(part, {})} for part in ("set", "in")
+                if part in common or part in own}
+    patch = _viewer_patch(common, (shared0, seat0, view0), (shared1, seat1, view1))
+    assert repr(patch) == repr(expected)
 
 
 def test_one_changed_item_of_a_list_is_patched_alone():
