@@ -702,7 +702,13 @@ def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> d
 def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | None:
     """:func:`snapshot_patch` of two lists of the same length (its keys: the indices of
     the items that changed, as strings), or None when more than ``most`` changed."""
-    changed = [i for i, value in enumerate(new) if (before := old[i]) is not value and before != value]
+    changed: list[int] = []  # (a loop: for lists this short a comprehension costs more, its call)
+    i = 0
+    for value in new:
+        before = old[i]
+        if before is not value and before != value:
+            changed.append(i)
+        i += 1
     if len(changed) > most:
         return None
     set_: dict[str, Any] | None = None
