@@ -15,10 +15,12 @@ objects, and each seat's cards and ranks while its cards are the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import is_
 from typing import Any
 
 from ..game import ViewMemo
+from .bidding import Bidding
 from .hand import multiplier_so_far, seat_multipliers_so_far
 from .legal import legal_actions, legal_to_wire
 from .ranks import counts_from_cards, format_counts
@@ -153,7 +155,8 @@ def _move(m: dict[str, Any] | None, memo: ViewMemo | None) -> dict[str, Any] | N
     return out
 
 
-def _bidding(b: Any) -> dict[str, Any]:
+def _bidding(b: Bidding) -> dict[str, Any]:
+    """The auction as a view shows it."""
     return {
         "style": b.style,
         "history": [dict(h) for h in b.history],
@@ -164,7 +167,7 @@ def _bidding(b: Any) -> dict[str, Any]:
     }
 
 
-def _kept(memo: ViewMemo | None, name: str, source: Any, render: Any) -> Any:
+def _kept(memo: ViewMemo | None, name: str, source: Any, render: Callable[[Any], Any]) -> Any:
     """``render(source)``, kept in ``memo`` under ``name`` while ``source`` is the same
     object (which is never changed in place)."""
     if memo is None:
