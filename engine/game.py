@@ -43,6 +43,26 @@ class View(Protocol):
     def __call__(self, state: Any, seat: Seat, memo: ViewMemo | None = None) -> dict[str, Any]: ...
 
 
+def memo_view(state: Any, seat: Seat, memo: ViewMemo | None,
+              public: Callable[[Any, ViewMemo | None], dict[str, Any]],
+              render: Callable[[Any, Seat, dict[str, Any], ViewMemo | None], dict[str, Any]]) -> dict[str, Any]:
+    """A game's ``view`` with a ``memo`` (see :class:`Game`), from its two parts:
+    ``public(state, memo)``, what every seat sees alike, rendered once per state, and
+    ``render(state, seat, public, memo)``, the view of ``seat`` made from it, rendered once
+    per state and seat (the last one kept per seat). Without a memo, both are rendered."""
+    if memo is None:
+        return render(state, seat, public(state, None), None)
+    kept = memo.get(seat)
+    if kept is not None and kept[0] is state and kept[1] is seat:  # (True and 1 are one key)
+        return kept[2]
+    part = memo.get("public")
+    if part is None or part[0] is not state:
+        part = memo["public"] = (state, public(state, memo))
+    out = render(state, seat, part[1], memo)
+    memo[seat] = (state, seat, out)
+    return out
+
+
 def describe_event(event: Event, name: SeatName) -> str | None:
     """A generic history line: the event type, then its fields (``seat``/``target``
     as names; the ``only``/``secret`` bookkeeping left out), e.g.

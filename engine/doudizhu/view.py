@@ -19,7 +19,7 @@ from collections.abc import Callable
 from operator import is_
 from typing import Any
 
-from ..game import ViewMemo
+from ..game import ViewMemo, memo_view
 from .bidding import Bidding
 from .hand import multiplier_so_far, seat_multipliers_so_far
 from .legal import legal_actions, legal_to_wire
@@ -29,17 +29,7 @@ from .state import DoudizhuState
 
 def view(state: DoudizhuState, seat: int | None, memo: ViewMemo | None = None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: a spectator)."""
-    if memo is None:
-        return _view(state, seat, _public(state, None), None)
-    kept = memo.get(seat)
-    if kept is not None and kept[0] is state and kept[1] is seat:  # (True and 1 are one key)
-        return kept[2]
-    public = memo.get("public")
-    if public is None or public[0] is not state:
-        public = memo["public"] = (state, _public(state, memo))
-    out = _view(state, seat, public[1], memo)
-    memo[seat] = (state, seat, out)
-    return out
+    return memo_view(state, seat, memo, _public, _view)
 
 
 def _view(state: DoudizhuState, seat: int | None, public: dict[str, Any], memo: ViewMemo | None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import ViewMemo
+from ..game import ViewMemo, memo_view
 from .evaluator import describe, evaluate
 from .legal import legal_actions, legal_to_wire
 from .state import HoldemState
@@ -24,20 +24,10 @@ def view(state: HoldemState, seat: int | None, memo: ViewMemo | None = None) -> 
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                              or not 0 <= seat < state.n_seats):
         seat = None
-    if memo is None:
-        return _view(state, seat, _public(state))
-    kept = memo.get(seat)
-    if kept is not None and kept[0] is state:
-        return kept[1]
-    public = memo.get("public")
-    if public is None or public[0] is not state:
-        public = memo["public"] = (state, _public(state))
-    out = _view(state, seat, public[1])
-    memo[seat] = (state, out)
-    return out
+    return memo_view(state, seat, memo, _public, _view)
 
 
-def _view(state: HoldemState, seat: int | None, public: dict[str, Any]) -> dict[str, Any]:
+def _view(state: HoldemState, seat: int | None, public: dict[str, Any], memo: ViewMemo | None) -> dict[str, Any]:
     """The view of ``seat``: the ``public`` part, then the seat's own."""
     own = seat is not None and state.in_hand[seat]
     legal = legal_actions(state, seat) if seat is not None else None
@@ -49,7 +39,7 @@ def _view(state: HoldemState, seat: int | None, public: dict[str, Any]) -> dict[
     }
 
 
-def _public(state: HoldemState) -> dict[str, Any]:
+def _public(state: HoldemState, memo: ViewMemo | None) -> dict[str, Any]:
     """The members of a view that every seat sees alike (all but ``you``, ``hole`` and ``legal``)."""
     seats: list[dict[str, Any] | None] = []
     for s in range(state.n_seats):

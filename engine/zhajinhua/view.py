@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import ViewMemo
+from ..game import ViewMemo, memo_view
 from .legal import legal_actions, legal_to_wire
 from .options import rules_of
 from .ranking import Rules, category, describe
@@ -45,17 +45,7 @@ def view(state: ZjhState, seat: int | None, memo: ViewMemo | None = None) -> dic
     ``description``). ``legal`` is the viewer's actions in wire form (see
     ``legal_to_wire``), present whenever it may do anything, looking included.
     """
-    if memo is None:
-        return _view(state, seat, _public(state, None), None)
-    kept = memo.get(seat)
-    if kept is not None and kept[0] is state and kept[1] is seat:  # (True and 1 are one key)
-        return kept[2]
-    public = memo.get("public")
-    if public is None or public[0] is not state:
-        public = memo["public"] = (state, _public(state, memo))
-    out = _view(state, seat, public[1], memo)
-    memo[seat] = (state, seat, out)
-    return out
+    return memo_view(state, seat, memo, _public, _view)
 
 
 def _view(state: ZjhState, seat: int | None, public: dict[str, Any], memo: ViewMemo | None) -> dict[str, Any]:
