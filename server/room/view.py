@@ -235,7 +235,7 @@ class RoomView:
                 before_shared = held[0]
                 patch = common.get(id(before_shared))
                 if patch is None:
-                    patch = common[id(before_shared)] = snapshot_patch(before_shared, shared)
+                    patch = common[id(before_shared)] = _shared_patch(before_shared, shared)
                 messages = [{"t": "update", "room": room, "version": version, "base": before_shared["version"],
                              "events": seen, "patch": _viewer_patch(patch, held, mine)}]
             for s in sessions:
@@ -660,8 +660,8 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     """The patch that turns the snapshot ``old`` into ``new`` (docs/protocol.md, "update"):
     ``set`` holds the members that changed, each whole, and ``in`` a patch of the same kind
     for each member that is an object which only gained or changed members, or a list of
-    the same length of which at most half the items changed (its keys are the items'
-    indices as strings); empty parts are left out. Unlike a JSON Merge Patch it replaces an
+    the same length whose items are objects (seats, pots) or of which at most half the
+    items changed (its keys are the items' indices as strings); empty parts are left out. Unlike a JSON Merge Patch it replaces an
     object that lost members and keeps ``null`` values, both of which snapshots have (legal
     actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
     if isinstance(new, list):
@@ -669,6 +669,18 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
             raise ValueError("a list is patched into a list of the same length")
         return _list_patch(old, new, len(new))  # type: ignore[return-value]
     return _object_patch(old, new, False)  # type: ignore[return-value]
+
+
+def _shared_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """:func:`snapshot_patch` of the shared part, but for ``version``, which every update
+    carries in its own ``version`` (a client sets it from there)."""
+    patch = snapshot_patch(old, new)
+    changed = patch.get("set")
+    if changed is not None and "version" in changed:
+        del changed["version"]
+        if not changed:
+            del patch["set"]
+    return patch
 
 
 def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> dict[str, Any] | None:
@@ -729,13 +741,17 @@ def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | N
 def _inner_patch(before: Any, value: dict[str, Any] | list[Any]) -> dict[str, Any] | None:
     """The patch of a member that changed from ``before`` to the object or list
     ``value``, when it is patched in place (an object that lost no member, a list of the
-    same length of which at most half the items changed); None when it is set whole."""
+    same length of objects, or of other items of which at most half changed); None when it
+    is set whole."""
     if isinstance(value, dict):
         if isinstance(before, dict) and len(before) <= len(value):
             return _object_patch(before, value, True)
         return None
     if isinstance(before, list) and len(before) == len(value):
-        return _list_patch(before, value, len(value) // 2)
+        # a list of objects item by item (each item's own patch is never much longer than
+        # the item), any other list when at most half of it changed
+        objects = any(type(item) is dict for item in value)
+        return _list_patch(before, value, len(value) if objects else len(value) // 2)
     return None
 
 

@@ -40,7 +40,8 @@ def plain_patch(old, new):
         if isinstance(value, dict) and isinstance(before, dict) and before.keys() <= value.keys():
             patch["in"][key] = plain_patch(before, value)
         elif (isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
-              and 2 * sum(b != v for b, v in zip(before, value, strict=True)) <= len(value)):
+              and (any(isinstance(v, dict) for v in value)  # a list of objects (seats), item by item
+                   or 2 * sum(b != v for b, v in zip(before, value, strict=True)) <= len(value))):
             patch["in"][key] = plain_patch(before, value)
         else:
             patch["set"][key] = value
@@ -78,6 +79,16 @@ def test_one_changed_item_of_a_list_is_patched_alone():
     patch = snapshot_patch(old, new)
     assert patch == {"set": {"version": 2}, "in": {"seats": {"in": {"1": {"set": {"stack": 20}}}}}}
     assert apply_patch(old, patch) == new
+
+
+def test_a_list_of_objects_is_patched_item_by_item_however_many_items_changed():
+    old = {"version": 1, "seats": [{"name": "a", "bet": 10}, None, {"name": "b", "bet": 20}]}
+    new = {"version": 2, "seats": [{"name": "a", "bet": 0}, None, {"name": "b", "bet": 0}]}  # a new street
+    patch = snapshot_patch(old, new)
+    assert patch["in"] == {"seats": {"in": {"0": {"set": {"bet": 0}}, "2": {"set": {"bet": 0}}}}}
+    assert apply_patch(old, patch) == new
+    # a list of other values is set whole when more than half of it changed
+    assert snapshot_patch({"board": [1, 2]}, {"board": [3, 4]}) == {"set": {"board": [3, 4]}}
 
 
 def test_an_unchanged_snapshot_gives_an_empty_patch():
@@ -134,6 +145,8 @@ async def test_every_viewer_follows_a_game_by_updates_to_the_snapshot_the_server
                 break
         assert {k: v for k, v in fresh.items() if k != "ref"} == held
         assert c.updates > 10 and c.gaps == 0, (c.updates, c.gaps)
+        # the version is the update's own: no patch repeats it
+        assert not [p for p in c.patches if "version" in p.get("set", {})]
     for c in (a, b, watcher):
         await c.close()
 

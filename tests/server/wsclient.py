@@ -32,6 +32,7 @@ class Client:
         self.follower = RoomFollower()
         self.gaps = 0
         self.updates = 0  # update frames received
+        self.patches: list[dict[str, Any]] = []  # their patches, as received
         self._expanded: list[dict[str, Any]] = []
 
     @classmethod
@@ -57,6 +58,7 @@ class Client:
             msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
             if msg.get("t") == "update":
                 self.updates += 1
+                self.patches.append(msg.get("patch") or {})
             for m in self.follower.expand(msg):
                 if m["t"] == "gap":
                     self.gaps += 1
