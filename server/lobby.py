@@ -88,6 +88,7 @@ class Lobby:
         self.stopping = False
         self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
         self._push_scheduled = False
+        self._lobby_watchers: set[Session] = set()  # the sessions with watch_lobby set
         self._tasks = Background()  # presence updates, and waits for a gone player's return
         self._background = self._tasks.spawn
 
@@ -100,6 +101,7 @@ class Lobby:
     def disconnected(self, session: Session) -> None:
         self.metrics.connections.dec()
         self.views.disconnected(session)
+        self._lobby_watchers.discard(session)
         if self.sessions.remove(session) and session.player_id is not None:
             self._background(self._presence(session.player_id, False))
 
@@ -166,6 +168,10 @@ class Lobby:
             if isinstance(msg, m.ListRooms):
                 if msg.watch is not None:
                     session.watch_lobby = (msg.game or True) if msg.watch else False
+                    if session.watch_lobby:
+                        self._lobby_watchers.add(session)
+                    else:
+                        self._lobby_watchers.discard(session)
                 session.send(_with_ref(await self.rooms_message(msg.game), ref))
             elif isinstance(msg, m.CreateRoom):
                 await self._create_room(session, msg)
@@ -463,8 +469,9 @@ class Lobby:
 
     async def _push_lobby(self) -> None:
         self._push_scheduled = False
-        # each watcher's filter read once: a list_rooms may change it while we await
-        watchers = [(s, None if s.watch_lobby is True else s.watch_lobby) for s in self.sessions if s.watch_lobby]
+        # each watcher's filter read once: a list_rooms may change it while we await (the
+        # watchers are kept apart: a push must not pass over every connection of the process)
+        watchers = [(s, None if s.watch_lobby is True else s.watch_lobby) for s in self._lobby_watchers]
         if not watchers:
             return
         try:

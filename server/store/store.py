@@ -336,6 +336,13 @@ class Store:
 
     @_gated
     async def refresh_presence(self, players: Iterable[str], node: str, expiry_ms: int, now_ms: int) -> None:
+        """Extend ``node``'s connections of each of ``players`` to ``expiry_ms`` (every
+        player of the process, every few seconds: on the lean connection where there is
+        one, all in one pipelined write)."""
+        if self._link is not None:
+            await asyncio.gather(*(self._run("presence", [self.keys.presence(p)], [node, expiry_ms, now_ms])
+                                   for p in players))
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
             for p in players:
                 pipe.eval(self._source["presence"], 1, self.keys.presence(p), node, expiry_ms, now_ms)
@@ -346,6 +353,10 @@ class Store:
         players = list(players)
         if not players:
             return {}
+        if self._link is not None:  # (every seated player of the process's rooms, every few seconds)
+            counts = await asyncio.gather(*(self._cmd("ZCOUNT", self.keys.presence(p), f"({now_ms}", "+inf")
+                                            for p in players))
+            return {p: int(c) > 0 for p, c in zip(players, counts, strict=True)}
         async with self.redis.pipeline(transaction=False) as pipe:
             for p in players:
                 pipe.zcount(self.keys.presence(p), f"({now_ms}", "+inf")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
+import time
 import uuid
 
 import pytest
@@ -150,3 +151,25 @@ async def test_tls_and_cluster_clients_keep_redis_py() -> None:
     assert link_for(Redis.from_url("rediss://127.0.0.1:6390/0")) is None
     assert link_for(RedisCluster.__new__(RedisCluster)) is None
     assert link_for(Redis.from_url("unix:///tmp/x.sock?db=2")).path == "/tmp/x.sock"
+
+
+@pytest.mark.parametrize("lean", [True, False], ids=["lean connection", "redis-py"])
+async def test_presence_is_refreshed_and_read_alike_on_either_connection(redis_url: str, lean: bool) -> None:
+    from server.store import Store
+
+    redis = Redis.from_url(redis_url)
+    store = Store(redis, f"{_key()}:")
+    if not lean:  # what a Cluster client, which has no lean connection, goes through
+        await store.aclose()
+        store._link = None
+    now = int(time.time() * 1000)  # (the presence keys expire at the latest expiry: a real time)
+    try:
+        assert await store.set_presence("p-a", "n-1", now + 30_000, now)
+        assert await store.set_presence("p-b", "n-1", now + 5_000, now)
+        assert await store.online(["p-a", "p-b", "p-c"], now + 10_000) == {"p-a": True, "p-b": False, "p-c": False}
+        await store.refresh_presence(["p-a", "p-b"], "n-1", now + 60_000, now + 10_000)
+        assert await store.online(["p-a", "p-b", "p-c"], now + 40_000) == {"p-a": True, "p-b": True, "p-c": False}
+        assert await store.online([], now) == {}
+    finally:
+        await store.aclose()
+        await redis.aclose()
