@@ -184,7 +184,11 @@ export default {
       bar.append(h("div", { class: "row compare-row" },
         h("span", { class: "muted small" }, t("zjh.compare_cost", { n: chips(legal.compare.cost) })),
         legal.compare.targets.map((target) => h("button", { class: "btn act compare", "data-testid": `compare-${target}`,
-          onclick: () => ctx.act({ type: "compare", target }) }, t("zjh.vs", { name: ctx.name(target) })))));
+          title: t("zjh.vs", { name: ctx.name(target) }), // the whole name, where a phone cuts it short
+          onclick: () => ctx.act({ type: "compare", target }) },
+          // a phone: the name alone (the line above says "Compare"), the targets side by side
+          h("span", { class: "wide-only" }, t("zjh.vs", { name: ctx.name(target) })),
+          h("span", { class: "narrow-only" }, ctx.name(target))))));
     }
     return bar;
   },
