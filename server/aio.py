@@ -82,3 +82,22 @@ class Background:
     async def cancel(self) -> None:
         """Cancel the tasks still running, and return once they have ended."""
         await cancel_and_wait(list(self._tasks))
+
+
+def event_loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """What makes the event loop ``cardroom serve`` runs on for the setting
+    ``--event-loop`` (``auto``, ``uvloop`` or ``asyncio``): None for asyncio's own loop.
+    ``auto`` takes uvloop where it is installed (a dependency but on Windows): its
+    sockets and timers are written in C, which a process with many connections each
+    sending a little feels most. Raises :class:`ImportError` when ``uvloop`` is asked
+    for and missing."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise ImportError("--event-loop uvloop: the uvloop package is not installed "
+                              "(pip install uvloop, or --event-loop asyncio)") from None
+        return None
+    return uvloop.new_event_loop

@@ -162,7 +162,8 @@ class App:
             compression=None,
             create_connection=Connection,
         )
-        log.info("serving %s (WebSocket %s) as node %s", self.url, self.ws_url, self.node_id)
+        log.info("serving %s (WebSocket %s) as node %s, on the %s event loop", self.url, self.ws_url, self.node_id,
+                 "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") else "asyncio")
 
     def _room_moved(self, room: str, owner: str) -> None:
         if self.directory is not None:

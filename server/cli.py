@@ -20,6 +20,7 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
+    from .aio import event_loop_factory
     from .app import App, serve_forever
     from .config import SettingsError, settings_from
 
@@ -39,7 +40,13 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardroom is serving: open {app.url}  (WebSocket {app.ws_url}) as node {app.node_id}", flush=True)
 
     try:
-        graceful = asyncio.run(serve_forever(App(settings), ready))
+        loop_factory = event_loop_factory(settings.event_loop)
+    except ImportError as exc:
+        print(f"cardroom serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            graceful = runner.run(serve_forever(App(settings), ready))
     except (OSError, RuntimeError) as exc:  # port taken, Redis unreachable, redis-server failing
         logging.getLogger("server").debug("start failed", exc_info=True)
         print(f"cardroom serve: {exc}", file=sys.stderr)

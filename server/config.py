@@ -71,6 +71,9 @@ def origin_problem(origin: str) -> str | None:
     return None
 
 
+EVENT_LOOPS = ("auto", "uvloop", "asyncio")
+
+
 @dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -108,6 +111,7 @@ class Settings:
     history_entries: int = 10_000
     keep_closed_days: float = 30.0
     max_league_runs: int = 4
+    event_loop: str = "auto"
 
     def validate(self) -> Settings:
         """Return self, or raise :class:`SettingsError` naming the first bad setting by its flag."""
@@ -133,6 +137,7 @@ class Settings:
         _check(1 <= self.room_idle_seconds <= 86_400, "room_idle_seconds", "1..86400", self.room_idle_seconds)
         _check(0.1 <= self.forward_timeout <= 60, "forward_timeout", "0.1..60", self.forward_timeout)
         _check(4 <= self.redis_pool <= 10_000, "redis_pool", "4..10000", self.redis_pool)
+        _check(self.event_loop in EVENT_LOOPS, "event_loop", "auto, uvloop or asyncio", self.event_loop)
         for name in ("max_connections_per_ip", "new_players_per_minute", "new_rooms_per_minute"):
             _check(0 <= getattr(self, name) <= 1_000_000, name, "0 (no limit) to 1000000", getattr(self, name))
         _check(1 <= self.hello_timeout <= 3600, "hello_timeout", "1..3600 seconds", self.hello_timeout)
@@ -199,6 +204,7 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "disconnect_auto_play_seconds": ("--disconnect-auto-play-seconds", float, "hand a seat to auto-play once its player has had no connection for this many seconds (default 15; 0: never)"),
     "history_entries": ("--history-entries", int, "changes kept in each room's event stream, the hand history (default 10000, about 1,000 Hold'em hands)"),
     "max_league_runs": ("--max-league-runs", int, "leagues (made with league_create) this process plays at once (default 4; 0: leave them to other processes)"),
+    "event_loop": ("--event-loop", str, "auto (uvloop where it is installed, else asyncio's own), uvloop or asyncio (default auto)"),
     "keep_closed_days": ("--keep-closed-days", float, "delete a closed room's snapshot and history this many days after it closed (default 30; 0: keep forever)"),
 }
 

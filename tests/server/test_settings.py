@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import pytest
 
@@ -83,6 +84,7 @@ BAD_VALUES = [
     ("empty_room_minutes", -1), ("history_entries", 1), ("keep_closed_days", -1),
     ("max_league_runs", -1), ("admin_token", "short"), ("token_days", 0), ("node_id", "x"),
     ("allowed_origins", "notaurl"), ("disconnect_auto_play_seconds", -1), ("disconnect_auto_play_seconds", 3601),
+    ("event_loop", "trio"),
 ]
 
 
@@ -106,6 +108,7 @@ def test_every_settings_error_names_the_flag_not_the_field(name, value):
     (["--max-frame", "2000000"], "--hard-max-frame must be at least --max-frame (2000000), got 1048576"),
     (["--admin-token", "short"], "--admin-token must be at least 16 characters"),  # never echoed
     (["--node-id", "bob"], "--node-id must be n- then 1-64 letters, digits, _ . -, got 'bob'"),
+    (["--event-loop", "trio"], "--event-loop must be auto, uvloop or asyncio, got 'trio'"),
 ])
 def test_a_bad_flag_is_one_line_naming_the_flag(argv, message, clean_env, capsys):
     assert serve_error(argv, capsys) == f"cardroom serve: {message}\n"
@@ -188,3 +191,17 @@ def test_serve_help_describes_the_command_and_shows_the_yes_no_values(capsys):
 
 def test_demo_help_describes_the_command(capsys):
     assert "Plays a few hands of no-limit Hold'em between simple engine-driven players" in help_of("demo", capsys)
+
+
+def test_the_event_loop_is_uvloop_where_installed_unless_asked_otherwise(monkeypatch):
+    import uvloop
+
+    from server.aio import event_loop_factory
+
+    assert event_loop_factory("auto") is uvloop.new_event_loop
+    assert event_loop_factory("uvloop") is uvloop.new_event_loop
+    assert event_loop_factory("asyncio") is None
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it is not installed (Windows)
+    assert event_loop_factory("auto") is None
+    with pytest.raises(ImportError, match="--event-loop uvloop: the uvloop package is not installed"):
+        event_loop_factory("uvloop")
