@@ -178,6 +178,27 @@ class ScriptLink:
             await self.call("SCRIPT", "LOAD", source)
             return await self.call("EVALSHA", sha, len(keys), *keys, *args)
 
+    async def evalsha_each(self, source: str, calls: list[tuple[list[Any], list[Any]]],
+                           sha: str | None = None) -> list[Any]:
+        """:meth:`evalsha` of ``source`` once per ``(keys, args)`` of ``calls``, all sent
+        in one write, the replies in the order of ``calls``: what a process does for
+        every room or player it holds every second or so (a future per call, no task).
+        The first error reply is raised once every call is answered."""
+        sha = sha or hashlib.sha1(source.encode()).hexdigest()
+        replies = await asyncio.gather(*(self.call("EVALSHA", sha, len(keys), *keys, *args) for keys, args in calls),
+                                       return_exceptions=True)
+        unknown = [i for i, r in enumerate(replies) if isinstance(r, rx.NoScriptError)]
+        if unknown:  # a server that does not know the script (restarted, flushed)
+            await self.call("SCRIPT", "LOAD", source)
+            again = await asyncio.gather(*(self.call("EVALSHA", sha, len(calls[i][0]), *calls[i][0], *calls[i][1])
+                                           for i in unknown), return_exceptions=True)
+            for i, reply in zip(unknown, again, strict=True):
+                replies[i] = reply
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
+        return replies
+
     def call(self, *args: Any) -> asyncio.Future[Any]:
         """Send one command (with the others of this turn of the event loop); the future
         has its reply."""

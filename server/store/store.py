@@ -340,8 +340,8 @@ class Store:
         player of the process, every few seconds: on the lean connection where there is
         one, all in one pipelined write)."""
         if self._link is not None:
-            await asyncio.gather(*(self._run("presence", [self.keys.presence(p)], [node, expiry_ms, now_ms])
-                                   for p in players))
+            await self._link.evalsha_each(self._source["presence"], [
+                ([self.keys.presence(p)], [node, expiry_ms, now_ms]) for p in players], self._scripts["presence"].sha)
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for p in players:
@@ -354,7 +354,8 @@ class Store:
         if not players:
             return {}
         if self._link is not None:  # (every seated player of the process's rooms, every few seconds)
-            counts = await asyncio.gather(*(self._cmd("ZCOUNT", self.keys.presence(p), f"({now_ms}", "+inf")
+            link = self._link
+            counts = await asyncio.gather(*(link.call("ZCOUNT", self.keys.presence(p), f"({now_ms}", "+inf")
                                             for p in players))
             return {p: int(c) > 0 for p, c in zip(players, counts, strict=True)}
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -514,9 +515,8 @@ class Store:
         if not leases:
             return []
         if self._renewals is not None:
-            source, sha = self._source["renew"], self._scripts["renew"].sha
-            results = await asyncio.gather(*(self._renewals.evalsha(source, [self.keys.lease(room)], [token, lease_ms], sha)
-                                             for room, token in leases))
+            results = await self._renewals.evalsha_each(self._source["renew"], [
+                ([self.keys.lease(room)], [token, lease_ms]) for room, token in leases], self._scripts["renew"].sha)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for room, token in leases:

@@ -64,6 +64,21 @@ async def test_a_script_redis_does_not_know_is_loaded_and_run(redis_url: str) ->
         await link.aclose()
 
 
+async def test_one_script_for_many_keys_is_loaded_once_and_answers_in_order(redis_url: str) -> None:
+    link = link_for(Redis.from_url(redis_url))
+    source = f"return {{KEYS[1], ARGV[1], '{uuid.uuid4().hex}'}}"  # a script never loaded before
+    failing = f"return redis.error_reply('no {uuid.uuid4().hex}')"
+    try:
+        replies = await link.evalsha_each(source, [([f"k{i}"], [i]) for i in range(50)])
+        assert [r[:2] for r in replies] == [[f"k{i}".encode(), str(i).encode()] for i in range(50)]
+        assert await link.evalsha_each(source, []) == []
+        with pytest.raises(rx.ResponseError, match="^no "):
+            await link.evalsha_each(failing, [(["a"], []), (["b"], [])])
+        assert await link.call("PING") == b"PONG"  # and the connection goes on
+    finally:
+        await link.aclose()
+
+
 async def test_a_cut_connection_fails_the_waiting_calls_and_the_next_call_connects_again(redis_url: str) -> None:
     relay = RedisLink(redis_url)
     await relay.start()
