@@ -33,14 +33,15 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Task[Any] | None]) -> None:
     the command, which succeeds, so the loop around it never learns it was asked to stop.
     A task still running after :data:`CANCEL_PATIENCE` is therefore cancelled again, until
     it ends. Every long-lived loop of the server is stopped through here."""
-    pending = {t for t in tasks if t is not None and not t.done()}
+    tasks = [t for t in tasks if t is not None]
+    pending = {t for t in tasks if not t.done()}
     while pending:
         for task in pending:
             task.cancel()
-        done, pending = await asyncio.wait(pending, timeout=CANCEL_PATIENCE)
-        for task in done:  # retrieved: a loop's last error is not worth a warning at exit
-            if not task.cancelled():
-                task.exception()
+        _, pending = await asyncio.wait(pending, timeout=CANCEL_PATIENCE)
+    for task in tasks:  # retrieved, also of a task that ended before this was called (its
+        if not task.cancelled():  # connection closed under it): a loop's last error is not
+            task.exception()      # worth a warning at exit
 
 
 async def single_flight(inflight: dict[Any, asyncio.Future[Any]], key: Hashable,

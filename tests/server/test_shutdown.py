@@ -87,6 +87,26 @@ def test_a_port_in_use_is_one_clear_line_and_exit_1(redis, redis_url, tmp_path):
     assert "Traceback" not in run.stderr
 
 
+async def test_a_loop_that_failed_before_it_was_stopped_is_no_warning_at_exit():
+    """A node's loop whose connection was closed under it while the process stopped (an
+    error on uvloop, where asyncio's own loop says nothing) ends before its cancellation
+    is asked: its error is retrieved, not printed as a traceback when the process exits."""
+    loop = asyncio.get_running_loop()
+    reported = []
+    loop.set_exception_handler(lambda _, context: reported.append(context["message"]))
+
+    async def fails():
+        raise RuntimeError("unable to perform operation on <UnixTransport closed=True>; the handler is closed")
+
+    task = asyncio.ensure_future(fails())
+    await asyncio.sleep(0)
+    assert task.done()
+    await cancel_and_wait([task, None])
+    del task
+    gc.collect()
+    assert reported == []
+
+
 async def test_stop_if_cancelled_does_nothing_in_a_task_nobody_cancelled():
     stop_if_cancelled()  # returns: this task runs on
 
