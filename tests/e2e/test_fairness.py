@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import DESKTOP, ROOT
 from .ui import create_table, enter, expect, screenshot, table
@@ -305,17 +306,19 @@ def test_verify_zhajinhua_after_a_look_and_a_compare(new_page, server, shots):
         version = t.get_attribute("data-version") or ""
         look, compare = page.get_by_test_id("act-look"), page.locator("[data-testid^=compare-]")
         call, fold = page.get_by_test_id("act-call"), page.get_by_test_id("act-fold")
-        if look.count():
-            look.click()
-        elif compare.count():
-            compare.first.click()
-        elif call.count():
-            call.click()
-        elif fold.count():
-            fold.click()
-        else:  # the turn marker is up but the buttons are not drawn yet: look again
+        button = (look if look.count() else compare.first if compare.count() else call if call.count()
+                  else fold if fold.count() else None)
+        if button is None:  # the turn marker is up but the buttons are not drawn yet: look again
             page.wait_for_timeout(100)
             continue
+        try:
+            button.click(timeout=5_000)
+        except PlaywrightTimeout:
+            # gone before the click landed: the bot ended the hand meanwhile (Look at cards
+            # is offered out of turn too, so the bot may compare or fold while we reach it)
+            if t.get_attribute("data-over") == "1":
+                break
+            raise
         expect(t).not_to_have_attribute("data-version", version)
     expect(t).to_have_attribute("data-over", "1")
     page.get_by_test_id("verify").click()
