@@ -661,9 +661,10 @@ def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
     ``set`` holds the members that changed, each whole, and ``in`` a patch of the same kind
     for each member that is an object which only gained or changed members, or a list of
     the same length whose items are objects (seats, pots) or of which at most half the
-    items changed (its keys are the items' indices as strings); empty parts are left out. Unlike a JSON Merge Patch it replaces an
-    object that lost members and keeps ``null`` values, both of which snapshots have (legal
-    actions come and go; ``timer`` may be null), and it reaches into lists (one seat's stack)."""
+    items changed (its keys are the items' indices as strings); empty parts are left out.
+    Unlike a JSON Merge Patch it replaces an object that lost members and keeps ``null``
+    values, both of which snapshots have (legal actions come and go; ``timer`` may be
+    null), and it reaches into lists (one seat's stack)."""
     if isinstance(new, list):
         if len(old) != len(new):
             raise ValueError("a list is patched into a list of the same length")
