@@ -451,6 +451,10 @@ class RoomCore:
                     deck = self._draw(lambda: self._deck(self.game.deck_size))  # type: ignore[misc]
                     events = tbl.start_hand(t, self.game, deck, now)
             except ValueError as exc:  # includes ConfigError: e.g. too few stacks cover the ante
+                t, forget = self._draft()
+                events = tbl.rebuy_short_bots(t)  # a bot too short to be dealt: the hand is tried again
+                if events:
+                    return self._change(t, events, "start", forget)
                 log.warning("room %s: cannot deal a hand with these seats: %s", self.room, exc)
                 self._refused_at = t0.version
                 return None

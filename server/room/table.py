@@ -773,6 +773,22 @@ def public_league(table: Table) -> dict[str, Any] | None:
     return shown
 
 
+def rebuy_short_bots(table: Table) -> list[Event]:
+    """No hand can be dealt with the ready seats: top up every ready bot below the room's
+    ``buy_in_default`` (``rebuy`` events, newly granted chips), since one too short for
+    the game (e.g. below Zha Jin Hua's ante after its last hand) would otherwise keep its
+    seat and stop the table for good. Nothing when no such bot sits here."""
+    target = table.options["buy_in_default"]
+    events: list[Event] = []
+    for i in ready_seats(table):
+        info = table.seats[i]
+        if info is not None and info.bot and info.stack < target:
+            amount = target - info.stack
+            info.stack = target
+            events.append({"type": "rebuy", "seat": i, "player": info.player, "amount": amount, "stack": target})
+    return events
+
+
 def _bot_needs_chips(info: SeatInfo, final_stack: int | None) -> bool:
     """A bot re-buys when it busted, or when the engine did not deal it in although it
     was ready (its stack no longer covers what the game needs, e.g. Zha Jin Hua's ante)."""

@@ -278,3 +278,30 @@ def test_table_rules_bots_never_play_alone_and_rebuy_when_busted():
     assert (t.bot_act_ms == 1500) == (seat in (1, 2))
     restored = tbl.from_dict(tbl.to_dict(t, game), game)
     assert restored.bot_act_ms == t.bot_act_ms and restored.seats[1].bot
+
+
+def test_a_bot_too_short_for_the_ante_rebuys_when_no_hand_can_be_dealt():
+    """A bot left below Zha Jin Hua's ante after a hand, with one person at a two-seat table:
+    no hand could ever be dealt (the rebuy of end_hand is for seats the engine left out),
+    and people joining and leaving could not change that. The start tops the bot up (a
+    change with the ``rebuy``, replayed alike), and the next start deals."""
+    from server.room.core import RoomCore
+
+    game = GAMES["zhajinhua"]
+    t = tbl.Table(room="r", game="zhajinhua", options={"action_seconds": 30, "between_hands_seconds": 0,
+                                                       "buy_in_min": 1, "buy_in_max": 10**6, "buy_in_default": 500,
+                                                       "bot_delay_seconds": 0.5, "seats": 2},
+                  config=game.parse_config({"ante": 10}), seats=[None] * 2, next_seed="00" * 32)
+    tbl.seat_bots(t, 1)
+    tbl.sit(t, "p", "p", 0, 100)
+    t.seats[1].stack = 3
+    core = RoomCore(game, t, new_id=lambda: "x1", rng=random.Random(1))
+    rebuy = core.due(10**6)
+    assert rebuy is not None and rebuy.kind == "start"
+    assert rebuy.events == [{"type": "rebuy", "seat": 1, "player": "bot-r-1", "amount": 497, "stack": 500}]
+    assert rebuy.granted == 497
+    again = RoomCore.replayer(game, t).replay(rebuy.record)
+    assert again.events == rebuy.events
+    core.stored(rebuy)
+    dealt = core.due(10**6)
+    assert dealt is not None and dealt.events[0]["type"] == "hand_started"
