@@ -57,7 +57,7 @@ SUBPROTOCOL = "cardroom.msgpack"
 _RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "auto_play", "set_seed",
                          "history", "my_record"})
 # Errors answering hello that are worth another reconnect attempt.
-_RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited"})
+_RETRYABLE = frozenset({"unavailable", "internal_error", "rate_limited", "auth_unavailable"})
 
 
 def new_client_seed() -> str:
@@ -118,7 +118,9 @@ class CardroomClient:
     """One player's connection, with automatic reconnect and resume.
 
     ``name`` creates a new player at :meth:`connect`; ``token`` resumes one (a token
-    wins over a name). ``reconnect`` turns automatic reconnection on (default);
+    wins over a name); ``id_token``, an identity token from the operator's site (a JWT,
+    docs/server.md "Sign-in from your own site"), signs in the player it names (it wins
+    over both, and is used once: reconnects resume with the session token it brought). ``reconnect`` turns automatic reconnection on (default);
     ``backoff`` is ``(first delay, longest delay)`` in seconds; ``give_up_after`` is
     how many seconds of failed attempts end reconnecting (``None``: never).
     ``rate``/``burst`` pace outgoing requests (messages per second, bucket size) to stay
@@ -127,15 +129,17 @@ class CardroomClient:
     """
 
     def __init__(self, url: str, name: str | None = None, token: str | None = None, *,
+                 id_token: str | None = None,
                  reconnect: bool = True, backoff: tuple[float, float] = (0.1, 5.0),
                  give_up_after: float | None = 60.0, request_timeout: float = 15.0,
                  open_timeout: float = 10.0, rate: float = 15.0, burst: int = 30,
                  fair_seeds: bool = True) -> None:
-        if name is None and token is None:
-            raise ValueError("give a name (new player) or a token (resume)")
+        if name is None and token is None and id_token is None:
+            raise ValueError("give a name (new player), a token (resume) or an id_token (sign in)")
         self.url = url
         self.name = name
         self.token = token
+        self.id_token = id_token
         self.player: str | None = None
         self.wallet: int | None = None
         self.welcome: dict[str, Any] | None = None
@@ -210,7 +214,9 @@ class CardroomClient:
             raise ConnectionLost(f"server did not accept {SUBPROTOCOL}")
         ref = next(self._refs)
         hello: dict[str, Any] = {"t": "hello", "ref": ref}
-        if self.token is not None:
+        if self.id_token is not None:
+            hello["id_token"] = self.id_token
+        elif self.token is not None:
             hello["token"] = self.token
         else:
             hello["name"] = self.name
@@ -231,6 +237,7 @@ class CardroomClient:
             raise ServerError(msg.get("code", "error"), msg.get("message", ""), msg.get("field"), msg)
         self._ws = ws
         self.welcome = msg
+        self.id_token = None  # signed in: the session token resumes from now on
         self.player = msg.get("player")
         self.token = msg.get("token", self.token)
         self.name = msg.get("name", self.name)

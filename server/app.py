@@ -269,7 +269,7 @@ class App:
                 except ProtocolError as exc:
                     ref = _ref_of(session.codec, frame)
                     self.metrics.errors.labels(exc.code).inc()
-                    session.send(error_message(exc.code, exc.message, ref, exc.field))
+                    session.send(error_message(exc.code, exc.message, ref, exc.field, **exc.extra))
                     continue
                 await self.admission.wait()  # backpressure: a process far behind reads no more
                 await self.lobby.dispatch(session, msg)

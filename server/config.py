@@ -112,6 +112,13 @@ class Settings:
     keep_closed_days: float = 30.0
     max_league_runs: int = 4
     event_loop: str = "auto"
+    auth_jwt_secret: str | None = None
+    auth_jwks_url: str | None = None
+    auth_issuer: str | None = None
+    auth_audience: str | None = None
+    auth_name_claim: str = "name"
+    auth_required: bool = False
+    auth_login_url: str | None = None
 
     def validate(self) -> Settings:
         """Return self, or raise :class:`SettingsError` naming the first bad setting by its flag."""
@@ -157,6 +164,7 @@ class Settings:
                self.max_league_runs)
         if self.admin_token is not None and len(self.admin_token) < 16:  # never echo a secret
             raise SettingsError("--admin-token must be at least 16 characters", "admin_token")
+        self._validate_auth()
         _check(0.01 <= self.token_days <= 3650, "token_days", "0.01..3650", self.token_days)
         if self.node_id is not None:
             _check(re.fullmatch(r"n-[A-Za-z0-9_.-]{1,64}", self.node_id) is not None, "node_id",
@@ -166,6 +174,22 @@ class Settings:
             if problem is not None:
                 raise SettingsError(f"--allowed-origins: {origin!r} {problem}", "allowed_origins")
         return self
+
+    def _validate_auth(self) -> None:
+        if self.auth_jwt_secret is not None and len(self.auth_jwt_secret) < 32:  # never echo a secret
+            raise SettingsError("--auth-jwt-secret must be at least 32 characters (an HS256 key of 256 bits)",
+                                "auth_jwt_secret")
+        for name in ("auth_jwks_url", "auth_login_url"):
+            url = getattr(self, name)
+            if url is not None:
+                _check(url.startswith(("https://", "http://")), name, "an https:// (or http://) URL", url)
+        _check(re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", self.auth_name_claim) is not None, "auth_name_claim",
+               "a claim name (1-64 letters, digits, _ . : -)", self.auth_name_claim)
+        if self.auth_jwt_secret is None and self.auth_jwks_url is None:
+            for name in ("auth_issuer", "auth_audience", "auth_login_url", "auth_required"):
+                if getattr(self, name):
+                    raise SettingsError(f"{flag_of(name)} needs --auth-jwt-secret or --auth-jwks-url "
+                                        "(the keys that sign identity tokens)", name)
 
 
 # setting name -> (flag, type ("bool": yes/no), help)
@@ -205,6 +229,13 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "history_entries": ("--history-entries", int, "changes kept in each room's event stream, the hand history (default 10000, about 1,000 Hold'em hands)"),
     "max_league_runs": ("--max-league-runs", int, "leagues (made with league_create) this process plays at once (default 4; 0: leave them to other processes)"),
     "event_loop": ("--event-loop", str, "auto (uvloop where it is installed, else asyncio's own), uvloop or asyncio (default auto)"),
+    "auth_jwt_secret": ("--auth-jwt-secret", str, "sign-in with identity tokens: the HS256 secret shared with your site's login, 32+ characters (prefer the variable to the flag)"),
+    "auth_jwks_url": ("--auth-jwks-url", str, "sign-in with identity tokens: the JWKS URL of your site's RS256/ES256 public keys (cached, fetched again every 5 min and on an unknown key id)"),
+    "auth_issuer": ("--auth-issuer", str, "identity tokens must carry this iss (default: not checked)"),
+    "auth_audience": ("--auth-audience", str, "identity tokens must carry this aud (default: not checked)"),
+    "auth_name_claim": ("--auth-name-claim", str, "the claim that holds a signed-in player's display name (default name; then preferred_username, then sub)"),
+    "auth_required": ("--auth-required", "bool", "players must sign in with an identity token: no anonymous names"),
+    "auth_login_url": ("--auth-login-url", str, "your site's sign-in page: the browser page links to it when sign-in is required"),
     "keep_closed_days": ("--keep-closed-days", float, "delete a closed room's snapshot and history this many days after it closed (default 30; 0: keep forever)"),
 }
 

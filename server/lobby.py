@@ -20,7 +20,7 @@ from engine.config import describe_options
 from engine.errors import ConfigError
 from engine.game import Event, Game, event_for
 
-from . import matchmaking
+from . import auth, matchmaking
 from . import messages as m
 from .aio import Background
 from .cluster.directory import Directory
@@ -85,6 +85,7 @@ class Lobby:
         self.clock = clock
         self.gate = gate or Gate(settings)
         self.leagues = LeagueService(store, node, settings.max_league_runs)
+        self.identity = auth.IdentityVerifier.from_settings(settings)  # None: no sign-in
         self.stopping = False
         self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
         self._push_scheduled = False
@@ -156,7 +157,7 @@ class Lobby:
         ref = msg.ref
         try:
             if isinstance(msg, m.Ping):
-                session.send(_with_ref({"t": "pong", "time_ms": self.clock()}, ref))
+                session.send(_with_ref(self._pong(), ref))
                 return
             if self.stopping:
                 raise ProtocolError("unavailable", "the server is shutting down; reconnect to another")
@@ -194,7 +195,7 @@ class Lobby:
                 await self.directory.request(session, msg.room, self._command(session, msg))  # type: ignore[attr-defined]
         except ProtocolError as exc:
             self.metrics.errors.labels(exc.code).inc()
-            session.send(error_message(exc.code, exc.message, ref, exc.field))
+            session.send(error_message(exc.code, exc.message, ref, exc.field, **exc.extra))
         except UNAVAILABLE as exc:
             log.warning("request %s: Redis unavailable (%s)", t, exc)
             self.metrics.errors.labels("unavailable").inc()
@@ -282,14 +283,20 @@ class Lobby:
         ref = msg.ref
         if session.player_id is not None:
             raise ProtocolError("already_authenticated", "this connection already said hello")
-        if msg.token is not None:
+        if msg.id_token is not None:
+            player, name, token, wallet = await self._sign_in(msg.id_token)
+        elif msg.token is not None:
             found = await self.store.player_by_token(msg.token)
             if found is None:
                 raise ProtocolError("bad_token", "no player has this session token", "token")
             player, name = found
+            if self.settings.auth_required and not await self.store.signed_in(player):
+                raise self._auth_required("this session token is an anonymous player's")
             token = msg.token
             wallet = await self.store.wallet(player)
         elif msg.name is not None:
+            if self.settings.auth_required:
+                raise self._auth_required("anonymous players are not taken here")
             name = " ".join(msg.name.split())
             if not name or not name.isprintable():
                 raise ProtocolError("bad_message", "hello: name must contain printable characters", "name")
@@ -317,6 +324,35 @@ class Lobby:
             view.send_snapshot(session)
         if first:
             self._background(self._presence(player, True))
+
+    def _pong(self) -> dict[str, Any]:
+        """``pong``: the server clock, and how players sign in where the operator set it up
+        (so that a page knows before its ``hello``)."""
+        pong: dict[str, Any] = {"t": "pong", "time_ms": self.clock()}
+        if self.identity is not None:
+            s = self.settings
+            pong["sign_in"] = {"required": s.auth_required, **({"login_url": s.auth_login_url}
+                                                                 if s.auth_login_url else {})}
+        return pong
+
+    async def _sign_in(self, id_token: str) -> tuple[str, str, str, int]:
+        """The player, name, session token and wallet an identity token signs in."""
+        if self.identity is None:
+            raise ProtocolError("bad_token", auth.REASONS["not_accepted"], "id_token", reason="not_accepted")
+        try:
+            who = await self.identity.verify(id_token)
+        except auth.TokenRejected as exc:
+            raise ProtocolError("bad_token", f"identity token: {exc.message}", "id_token", reason=exc.reason) from None
+        except auth.KeysUnavailable as exc:
+            log.warning("sign-in: %s", exc)
+            raise ProtocolError("auth_unavailable", "the identity token could not be checked now; retry") from None
+        player, token, wallet = await self.store.sign_in(auth.identity_key(who), who.issuer, who.subject, who.name)
+        return player, who.name, token, wallet
+
+    def _auth_required(self, why: str) -> ProtocolError:
+        login = self.settings.auth_login_url
+        extra = {"login_url": login} if login else {}
+        return ProtocolError("auth_required", f"{why}: sign in on the operator's site (hello with id_token)", **extra)
 
     def _game(self, name: str) -> Game:
         game = self.games.get(name)

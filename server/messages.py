@@ -49,6 +49,7 @@ class Message(Struct, tag_field="t", kw_only=True):
 class Hello(Message, tag="hello"):
     name: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
     token: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    id_token: Annotated[str, Meta(min_length=1, max_length=8192)] | None = None  # the operator's JWT
 
 
 class ListRooms(Message, tag="list_rooms"):

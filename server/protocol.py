@@ -29,7 +29,8 @@ SERVER_MESSAGES: dict[str, str] = {
     "event": "one thing that happened in a room, filtered for this viewer (inside updates; alone after create_room)",
     "ack": "an act was accepted (or had already been accepted): room, action id, version",
     "left": "you left a seat (or stopped watching); pending while your hand is still being played",
-    "pong": "reply to ping, with the server clock",
+    "pong": "reply to ping, with the server clock (and sign_in, where players sign in with the operator's "
+            "identity tokens)",
     "room_found": "reply to find_room: the private room a join code names (room, game, name)",
     "history": "reply to history: your recent hands of a room, as you saw them (a league room's: as a spectator)",
     "record": "reply to my_record: your hands played and net chips per game, and your last results",
@@ -72,7 +73,13 @@ ERROR_CODES: dict[str, str] = {
     "unknown_type": "no client message has this t",
     "not_authenticated": "send hello first",
     "already_authenticated": "this connection already said hello",
-    "bad_token": "no player has this session token",
+    "bad_token": "no player has this session token (token), or the identity token (id_token) signs nobody "
+                 "in: reason says why (not_accepted, malformed, alg_not_allowed, unknown_key, bad_signature, expired, "
+                 "not_yet_valid, wrong_issuer, wrong_audience, missing_claim, bad_claim)",
+    "auth_required": "this server takes players signed in by the operator's site only: hello with an "
+                     "id_token (login_url, when given, is where to get one)",
+    "auth_unavailable": "the identity token could not be checked now (the operator's keys could not be "
+                        "fetched); nothing changed: retry",
     "no_such_game": "the server hosts no game with this name",
     "bad_config": "a room option or game option is invalid; field names it",
     "no_such_room": "no room has this id",
@@ -109,13 +116,15 @@ ERROR_CODES: dict[str, str] = {
 
 
 class ProtocolError(Exception):
-    """A request the server rejects with a stable error ``code`` (and optional ``field``)."""
+    """A request the server rejects with a stable error ``code`` (and optional ``field``);
+    ``extra`` fields go into the error message too (``reason`` of a ``bad_token``)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None, **extra: Any) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.field = field
+        self.extra = extra
 
 
 def error_message(code: str, message: str, ref: Any = None, field: str | None = None, **extra: Any) -> dict[str, Any]:

@@ -166,7 +166,8 @@ export const app = {
   render() {
     renderIdentity();
     if (!store.welcome) {
-      if (conn.state === "online" || !storedToken()) lobby.renderName(main);
+      if (conn.signIn) lobby.renderSignIn(main, conn.signIn.login_url);
+      else if (conn.state === "online" || !storedToken()) lobby.renderName(main);
       else if (!main.querySelector(".connecting")) {
         clear(main).append(h("div", { class: "connecting panel" }, t("app.connecting")));
       }
@@ -521,6 +522,16 @@ document.getElementById("conn").addEventListener("click", () => {
 
 // --- start ---------------------------------------------------------------------------------
 
+/** An identity token the operator's site sent us with (`#token=...`): used to sign in, and
+ * taken out of the address bar at once (a reload, bookmark or shared link must not carry it). */
+function takeIdToken() {
+  const m = location.hash.match(/^#token=([A-Za-z0-9_.-]+)$/);
+  if (!m) return;
+  conn.idToken = m[1];
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+takeIdToken();
 store.page = pageFromHash();
 applyLang();
 applyEffects();
@@ -544,6 +555,6 @@ onLangChange(() => {
   app.render();
 });
 app.render();
-conn.start(); // resumes with the stored token, or asks for a name (need_name)
+conn.start(); // signs in with #token=, resumes with the stored token, or asks for a name (need_name)
 window.cardroom = app; // handy from the devtools console (and the browser tests)
 

@@ -92,6 +92,18 @@ export class Lobby {
     input.focus();
   }
 
+  /** This server takes players signed in by its operator's site only (auth_required). */
+  renderSignIn(main, loginUrl) {
+    if (main.querySelector("[data-testid=sign-in-needed]")) return;
+    const safe = typeof loginUrl === "string" && /^https?:\/\//.test(loginUrl);
+    clear(main).append(h("div", { class: "panel name-panel", "data-testid": "sign-in-needed" },
+      h("h1", {}, t("lobby.welcome")),
+      h("p", {}, t("lobby.sign_in_needed")),
+      safe ? h("p", { class: "sign-in-row" }, h("a", { class: "btn primary", href: loginUrl, "data-testid": "sign-in-link" },
+        t("lobby.sign_in"))) : null));
+    this.root = null;
+  }
+
   // --- the lobby -------------------------------------------------------------------------
 
   render(main) {

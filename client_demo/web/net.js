@@ -6,7 +6,10 @@
 // - Pushes (messages without a ref we are waiting for) go to `on(type, fn)` listeners.
 // - On a drop it reconnects with exponential backoff (0.5 s doubling to 10 s, jittered)
 //   and says `hello` with the session token kept in localStorage, so the server puts
-//   the player back in every seat they hold (it re-sends `room` snapshots).
+//   the player back in every seat they hold (it re-sends `room` snapshots). An identity
+//   token from the operator's site (the page's `#token=...`) signs in instead, once: the
+//   session token it brings back is kept like any other (docs/server.md, "Sign-in from
+//   your own site").
 // - Actions (`act`) that were sent but not acknowledged when the connection dropped are
 //   sent again with the same action id after the resume, and so are actions answered
 //   `unavailable` (a moment later, with backoff): the server applies an id at most
@@ -42,6 +45,8 @@ export class Connection {
     this.attempt = 0;
     this.timer = null;
     this.wantName = null;   // a name to say hello with when there is no token
+    this.idToken = null;    // an identity token from the operator's site (#token=...), used once
+    this.signIn = null;     // the auth_required error while this server wants a signed-in player
     this.clockOffset = 0;   // server clock - local clock, in ms
     this.actCounter = 0;
     this.rooms = new Map(); // room id -> the latest snapshot, kept by room and update messages
@@ -85,10 +90,13 @@ export class Connection {
       return;
     }
     this.ws = ws;
-    ws.onopen = () => {
+    ws.onopen = async () => {
       this.attempt = 0;
-      this.syncClock();
-      this.hello();
+      const pong = this.syncClock();
+      // with nothing to resume or sign in with, first learn whether this server takes
+      // anonymous names at all (pong.sign_in)
+      if (!this.idToken && !storedToken()) await pong;
+      if (this.ws === ws) this.hello();
     };
     this.rooms.clear(); // a new connection starts from the snapshots the server sends
     ws.onmessage = (e) => this.receive(e.data);
@@ -119,14 +127,18 @@ export class Connection {
 
   async hello() {
     const token = storedToken();
-    if (!token && !this.wantName) {
+    if (!this.idToken && !token && (!this.wantName || this.signIn)) {
       this.setState("online");
       this.emit("need_name", null);
       return;
     }
-    const msg = token ? { t: "hello", token } : { t: "hello", name: this.wantName };
+    // an identity token signs in (once); else the stored session token resumes; else a name
+    const msg = this.idToken ? { t: "hello", id_token: this.idToken }
+      : token ? { t: "hello", token } : { t: "hello", name: this.wantName };
     try {
       const welcome = await this.request(msg, { quiet: true });
+      this.idToken = null;
+      this.signIn = null;
       localStorage.setItem(TOKEN_KEY, welcome.token);
       rememberName(welcome.name);
       this.player = welcome;
@@ -134,6 +146,19 @@ export class Connection {
       this.emit("welcome", welcome);
       for (const act of this.unacked.values()) this.sendAct(act);
     } catch (err) {
+      if (msg.id_token && err.code === "bad_token") { // say why, then go on as if it never came
+        this.idToken = null;
+        this.emit("error", err);
+        this.hello();
+        return;
+      }
+      if (err.code === "auth_required") { // signed-in players only: the page says where to sign in
+        if (msg.token) forgetToken();
+        this.signIn = err;
+        this.setState("online");
+        this.emit("need_name", err);
+        return;
+      }
       if (err.code === "bad_token") {
         forgetToken();
         if (this.wantName || storedName()) {
@@ -155,6 +180,9 @@ export class Connection {
       const pong = await this.request({ t: "ping" }, { quiet: true });
       const now = Date.now();
       this.clockOffset = pong.time_ms - (sent + now) / 2;
+      if (pong.sign_in && pong.sign_in.required && !this.player) {
+        this.signIn = { code: "auth_required", login_url: pong.sign_in.login_url };
+      }
     } catch (err) { /* the next connection tries again */ }
   }
 

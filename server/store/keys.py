@@ -145,6 +145,10 @@ class Keys:
         Redis (or its files) learns no token."""
         return f"{self.prefix}token:{hashlib.sha256(token.encode()).hexdigest()}"
 
+    def identity(self, identity: str) -> str:
+        """A signed-in identity (:func:`server.auth.identity_key`) -> its player."""
+        return f"{self.prefix}identity:{identity}"
+
     def token_pattern(self) -> str:
         return f"{self.prefix}token:*"
 

@@ -304,6 +304,29 @@ class Store:
         return pid, token, self.grant
 
     @_gated
+    async def sign_in(self, identity: str, issuer: str, subject: str, name: str) -> tuple[str, str, int]:
+        """The player an identity of the operator's site signs in as (``identity``: its
+        :func:`server.auth.identity_key`), made with the grant the first time: the player,
+        a new session token, the wallet. The player takes ``name`` (the site names its
+        players). Two first sign-ins at once make one player: the identity's key is
+        claimed first, and making a player that exists changes nothing."""
+        k = self.keys
+        player = "p-" + secrets.token_hex(6)
+        if not await self.redis.set(k.identity(identity), player, nx=True):
+            player = _text(await self.redis.get(k.identity(identity)))
+        await self.redis.sadd(k.players, player)
+        await self._run("create_player", [k.player(player)], [name, self.grant])
+        await self.redis.hset(k.player(player), mapping={"name": name, "issuer": issuer, "subject": subject})
+        token = secrets.token_hex(16)
+        await self.redis.set(k.token(token), player, ex=self.token_seconds)
+        return player, token, await self.wallet(player)
+
+    @_gated
+    async def signed_in(self, player: str) -> bool:
+        """Whether the player was made by a sign-in (:meth:`sign_in`), not an anonymous name."""
+        return bool(await self.redis.hexists(self.keys.player(player), "subject"))
+
+    @_gated
     async def player_by_token(self, token: str) -> tuple[str, str] | None:
         """The player of a session token, or None (unknown or expired); using a token
         extends its life to ``token_seconds`` again."""

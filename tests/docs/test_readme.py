@@ -29,8 +29,22 @@ def test_the_scaling_out_commands_are_real_commands():
 
     from server.cli import build_parser
 
-    block = README.split("## Scaling out", 1)[1].split("```", 3)[3]  # the second code block
+    block = README.split("## Scaling out", 1)[1].split("```")[3]  # the second code block
     lines = [line for line in block.splitlines() if line.startswith(".venv/bin/cardroom")]
     assert [shlex.split(line)[1] for line in lines] == ["redis", "serve", "serve", "serve"]
     for line in lines:
         build_parser().parse_args(shlex.split(line)[1:])  # exits on an unknown flag
+
+
+def test_the_community_room_command_is_a_valid_server_setup():
+    import shlex
+
+    from server.cli import build_parser
+    from server.config import settings_from
+
+    block = README.split("## Running a community room", 1)[1].split("```", 2)[1]
+    command = block.replace("\\\n", " ").splitlines()[-1].strip()
+    argv = shlex.split(command)
+    assert argv[:2] == [".venv/bin/cardroom", "serve"]
+    settings = settings_from(build_parser().parse_args(argv[1:]), {"CARDROOM_AUTH_JWT_SECRET": "x" * 32})
+    assert settings.auth_required and settings.auth_login_url == "https://club.example/login"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from server import messages, protocol
+from server import auth, messages, protocol
 from server.options import room_options
 
 from .highcard import GAME
@@ -27,6 +27,11 @@ def test_every_server_message_is_documented(name):
 @pytest.mark.parametrize("name", sorted(protocol.ERROR_CODES))
 def test_every_error_code_is_documented(name):
     assert f"`{name}`" in DOC
+
+
+@pytest.mark.parametrize("reason", sorted(auth.REASONS))
+def test_every_sign_in_reason_is_documented(reason):
+    assert f"| `{reason}`" in DOC
 
 
 @pytest.mark.parametrize("name", sorted(protocol.ROOM_EVENTS))

@@ -84,7 +84,9 @@ BAD_VALUES = [
     ("empty_room_minutes", -1), ("history_entries", 1), ("keep_closed_days", -1),
     ("max_league_runs", -1), ("admin_token", "short"), ("token_days", 0), ("node_id", "x"),
     ("allowed_origins", "notaurl"), ("disconnect_auto_play_seconds", -1), ("disconnect_auto_play_seconds", 3601),
-    ("event_loop", "trio"),
+    ("event_loop", "trio"), ("auth_jwt_secret", "too-short"), ("auth_jwks_url", "ftp://keys"),
+    ("auth_login_url", "club.example/login"), ("auth_name_claim", "a b"), ("auth_required", True),
+    ("auth_issuer", "https://club.example"), ("auth_audience", "cardroom"),
 ]
 
 
@@ -109,6 +111,9 @@ def test_every_settings_error_names_the_flag_not_the_field(name, value):
     (["--admin-token", "short"], "--admin-token must be at least 16 characters"),  # never echoed
     (["--node-id", "bob"], "--node-id must be n- then 1-64 letters, digits, _ . -, got 'bob'"),
     (["--event-loop", "trio"], "--event-loop must be auto, uvloop or asyncio, got 'trio'"),
+    (["--auth-jwt-secret", "short"], "--auth-jwt-secret must be at least 32 characters (an HS256 key of 256 bits)"),
+    (["--auth-required", "yes"],
+     "--auth-required needs --auth-jwt-secret or --auth-jwks-url (the keys that sign identity tokens)"),
 ])
 def test_a_bad_flag_is_one_line_naming_the_flag(argv, message, clean_env, capsys):
     assert serve_error(argv, capsys) == f"cardroom serve: {message}\n"
