@@ -545,6 +545,11 @@ class CardroomClient:
         """A server bot in the first free seat of a room you sit in (its ``room`` snapshot)."""
         return await self.request({"t": "add_bot", "room": room})
 
+    async def say(self, room: str, text: str) -> dict[str, Any]:
+        """A line in the room's chat (``said``); every viewer gets it as a ``chat`` event.
+        Not sent again after a reconnect (a line said twice is worse than one lost)."""
+        return await self.request({"t": "say", "room": room, "text": text})
+
     async def ping(self) -> dict[str, Any]:
         return await self.request({"t": "ping"})
 

@@ -114,7 +114,7 @@ def split_hands(entries: Iterable[Entry], snapshot_seats: list[dict[str, Any] | 
                 ends_here = True
             if current is not None:
                 current.events.append(HandEvent(entry, event, names))
-            elif kind == "show" and hands:  # shown by choice after the hand it belongs to
+            elif kind in ("show", "chat") and hands:  # shown by choice, or said, after the hand
                 hands[-1].events.append(HandEvent(entry, event, names))
             if kind == "left":
                 seats.pop(event.get("seat"), None)

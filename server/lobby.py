@@ -41,6 +41,7 @@ from .room.core import (
     Command,
     Join,
     Leave,
+    Say,
     SetSeed,
     Show,
     SitIn,
@@ -49,7 +50,7 @@ from .room.core import (
     lobby_summary,
 )
 from .room.view import RoomView, Views
-from .session import Session, Sessions
+from .session import Session, Sessions, TokenBucket
 from .store import UNAVAILABLE, Store
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ QUICK_MATCH_WAIT = 5.0  # seconds a quick match waits for its bucket's lock (and
 QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
 MAX_CODE_MISSES = 10  # find_room codes naming no room a connection may send
 HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
+CHAT_BURST = 5  # chat lines a connection may say at once ...
+CHAT_SECONDS = 2.0  # ... and then one every this many seconds
 
 
 LEAGUE_REQUESTS = (m.ListLeagues, m.LeagueInfo, m.LeagueCreate, m.LeagueEnter, m.LeagueRun, m.LeagueExport)
@@ -192,6 +195,8 @@ class Lobby:
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
+                if isinstance(msg, m.Say):
+                    self._check_chat(session, msg)
                 await self.directory.request(session, msg.room, self._command(session, msg))  # type: ignore[attr-defined]
         except ProtocolError as exc:
             self.metrics.errors.labels(exc.code).inc()
@@ -206,6 +211,17 @@ class Lobby:
             self.metrics.errors.labels("internal_error").inc()
             session.send(error_message("internal_error", "the server failed to process this request", ref))
 
+    def _check_chat(self, session: Session, msg: m.Say) -> None:
+        """A chat line's own limits, checked here before it goes to the room: its text,
+        and :data:`CHAT_BURST` lines at once, one per :data:`CHAT_SECONDS` after that."""
+        if tbl.chat_text(msg.text) is None:
+            raise ProtocolError("bad_message", f"say: text must be 1 to {tbl.CHAT_MAX} printable characters", "text")
+        if session.chat is None:
+            session.chat = TokenBucket(1 / CHAT_SECONDS, CHAT_BURST)
+        if not session.chat.take():
+            raise ProtocolError("rate_limited", f"chat: {CHAT_BURST} lines at once, then one every "
+                                f"{CHAT_SECONDS:g} s", "text")
+
     def _command(self, session: Session, msg: m.Message) -> Command:
         """The room command a room request asks for (decided by the room's owner)."""
         origin = self.directory.origin(session, msg.ref)
@@ -217,6 +233,9 @@ class Lobby:
             return SetSeed(origin, msg.seed)
         if isinstance(msg, m.AutoPlay):
             return AutoPlay(origin, msg.on)
+        if isinstance(msg, m.Say):
+            view = self.views.get(msg.room)
+            return Say(origin, msg.text, spectator=view is not None and session.id in view.viewers)
         return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show, m.AddBot: AddBot}[type(msg)](origin)
 
     async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:

@@ -182,6 +182,13 @@ class LeagueExport(Message, tag="league_export"):
     name: LeagueName
 
 
+class Say(Message, tag="say"):
+    """A line in the room's chat (at most 200 characters once its spaces are tidied)."""
+
+    room: RoomId
+    text: Annotated[str, Meta(min_length=1, max_length=1000)]
+
+
 class Ping(Message, tag="ping"):
     pass
 
@@ -189,7 +196,7 @@ class Ping(Message, tag="ping"):
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
                                            Show, AddBot, AutoPlay, SetSeed, Act, QuickMatch, FindRoom, History,
                                            MyRecord, ListLeagues, LeagueInfo, LeagueCreate, LeagueEnter, LeagueRun,
-                                           LeagueExport, Ping)
+                                           LeagueExport, Say, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

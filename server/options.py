@@ -99,6 +99,10 @@ def _table_options(game: Game) -> list[Option]:
             "private", bool, False,
             "not listed in the lobby; joining or watching needs the room's code (shared by its players)",
         ),
+        Option(
+            "spectator_chat", bool, False,
+            "spectators may talk in the table chat too (players seated here always may; everyone watching reads it)",
+        ),
     ]
 
 

@@ -40,6 +40,8 @@ SERVER_MESSAGES: dict[str, str] = {
     "league_export": "reply to league_export: a league's standings and every match record (seeds, each hand's "
                      "result per entrant)",
     "league_seat": "pushed to an entrant of a league the servers run: a match gave you this seat of this room",
+    "said": "answer to say: the line is in the room's chat (room, version)",
+    "chat": "the room chat's last lines (up to 30 chat events), sent after each room snapshot when anyone talked",
     "error": "a request failed: stable code, message, the request's ref",
 }
 
@@ -60,6 +62,7 @@ ROOM_EVENTS: dict[str, str] = {
     "stack_reset": "a league room's seat set back to the match's stack after a hand: seat, player, amount, stack",
     "eliminated": "a sit-and-go league seat ran out of chips and is out: seat, player, place",
     "placed": "a sit-and-go league match is over: the seats still in placed by stack (1 = winner): seat, player, place",
+    "chat": "a line in the room's chat: seat (None: a spectator), player, name, text, time_ms",
     "room_closed": "the room is closed: nobody sat in it for --empty-room-minutes (reason empty), or its "
                    "league match is over (reason match_over); its history stays",
 }

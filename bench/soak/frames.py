@@ -43,7 +43,7 @@ CLOSE_TOO_BIG = 1009  # a frame over the hard limit
 #: every client message and its fields as docs/protocol.md lists them:
 #: name -> (kind, required, min, max); str bounds are lengths
 SCHEMA: dict[str, dict[str, tuple[str, bool, int | None, int | None]]] = {
-    "hello": {"name": ("str", False, 1, 32), "token": ("str", False, 1, 128)},
+    "hello": {"name": ("str", False, 1, 32), "token": ("str", False, 1, 128), "id_token": ("str", False, 1, 8192)},
     "list_rooms": {"game": ("str", False, 1, 32), "watch": ("bool", False, None, None)},
     "create_room": {"game": ("str", True, 1, 32), "options": ("map", False, None, None),
                     "config": ("map", False, None, None)},
@@ -55,9 +55,13 @@ SCHEMA: dict[str, dict[str, tuple[str, bool, int | None, int | None]]] = {
     "sit_in": {"room": ("str", True, 1, 64)},
     "act": {"room": ("str", True, 1, 64), "action": ("map", True, None, None),
             "id": ("str", True, 1, 64)},
+    "say": {"room": ("str", True, 1, 64), "text": ("str", True, 1, 1000)},
     "ping": {},
 }
-ROOM_REQUESTS = ("join", "spectate", "leave", "sit_out", "sit_in", "act")
+ROOM_REQUESTS = ("join", "spectate", "leave", "sit_out", "sit_in", "act", "say")
+#: chat lines the fuzzer says: fine, tidied, as long as allowed, too long once tidied, empty once tidied
+CHAT_LINES = ("gl hf", "  nice \n\n hand  ", "好牌！", "y" * 200, "z" * 201, " \t\n ", "\x00\x1b[2J", "🂡 🎉",
+              "<script>alert(1)</script>")
 
 #: actions of each game, as the game docs list them (types and their fields)
 ACTION_TYPES: dict[str, tuple[str, ...]] = {
@@ -368,7 +372,8 @@ class FrameMaker:
             return Expect(frozenset({"already_authenticated"}))
         # an act's action is checked against its game's declared actions, whose shapes
         # this oracle does not model: there bad_message is as documented as an engine code
-        shape_errors = {"bad_message"} if t not in ("hello", "act") else set()
+        # (a say's text too: its length counts once its spaces are tidied)
+        shape_errors = {"bad_message"} if t not in ("hello", "act", "say") else set()
         return Expect(forbidden=frozenset({"unknown_type", "internal_error"} | shape_errors))
 
     def _ref(self, me: Me) -> int:
@@ -439,6 +444,8 @@ class FrameMaker:
                     msg["seat"] = rng.choice((0, 1, 2, 3, 5, 9, 1000))
                 if rng.random() < 0.5:
                     msg["buy_in"] = rng.choice((0, 1, 50, 100, 1000, 9999, 10_000, 10_001, 10**12))
+            elif t == "say":
+                msg["text"] = rng.choice(CHAT_LINES)
             elif t == "act":
                 msg["action"] = self.action(self._game_of(msg["room"], world))
                 msg["id"] = f"f{me.last_ref}" if rng.random() < 0.9 else rng.choice(("a", "x" * 64, "v1", "bot-v3"))
@@ -681,6 +688,10 @@ class FrameMaker:
             (me.token or "x")[:-1] + "0", (me.token or "x").upper(), " " + (me.token or "x"),
         ))
         msg = {"t": "hello", "ref": self._ref(me), "token": token}
+        if rng.random() < 0.3:  # an identity token, forged or junk (the server may take none)
+            msg = {"t": "hello", "ref": self._ref(me), "id_token": rng.choice((
+                "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiIsImV4cCI6OTk5OTk5OTk5OX0.", "a.b.c", "x" * 8192,
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"))}
         return [self.frame(me, msg, "token:bad")]
 
     def create(self, me: Me, world: World) -> list[Frame]:

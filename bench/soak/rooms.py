@@ -42,6 +42,7 @@ from server.room.core import (
     Origin,
     Reply,
     RoomCore,
+    Say,
     SitIn,
     SitOut,
     left_message,
@@ -54,6 +55,8 @@ NODE = "n-leakscan"
 START_MS = 1_700_000_000_000
 STUCK_STEPS = 5_000  # steps without a change: the room cannot go on
 WATCHERS = 2  # connections watching without a seat, at most (the spectator included)
+CHAT_SHARE = 0.02  # steps that begin with someone saying a line
+CHAT_LINES = ("gl", "nice hand", "好牌！", "  so \n slow  ", "x" * 200)
 HISTORY_EVERY = 3  # changes of a hand between two history requests (see ScanRoom._ask_history)
 
 
@@ -114,7 +117,7 @@ class ScanRoom:
         opts = parse_room_options(game, {
             "seats": seats, "action_seconds": 20, "between_hands_seconds": 2, "buy_in_min": 50,
             "buy_in_max": 5000, "buy_in_default": 1000, "bots": bots_, "bot_delay_seconds": 0.5,
-            "bot_strategy": rng.choice(bots.NAMES), **(options or {})})
+            "bot_strategy": rng.choice(bots.NAMES), "spectator_chat": rng.random() < 0.5, **(options or {})})
         table = tbl.Table(room=name, game=game.name, options=opts, config=game.parse_config(config),
                           seats=[None] * seats, version=1)
         tbl.seat_bots(table, opts.get("bots", 0))
@@ -313,8 +316,18 @@ class ScanRoom:
         self.command(viewer, lambda o: Act(o, action, f"a{snap['version']}"))
         return True
 
+    def chat(self) -> None:
+        """Someone says a line: a seated player, or the spectator (refused unless the room
+        lets spectators talk): the chat events go through the same scan as the rest."""
+        seated = self.seated()
+        speaker = self.rng.choice(seated)[1] if seated and self.rng.random() < 0.8 else self.viewers[0]
+        text = self.rng.choice(CHAT_LINES)
+        self.command(speaker, lambda o: Say(o, text, spectator=speaker.id in self.view.viewers))
+
     def step(self) -> bool:
         """One thing happens; False when nothing could."""
+        if self.rng.random() < CHAT_SHARE:
+            self.chat()  # not counted as something happening: talk does not move a stuck room
         before = self.core.table.version
         if not tbl.playing(self.core.table):
             self.churn()

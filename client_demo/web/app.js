@@ -11,6 +11,7 @@ import { Lobby, detectCjkFont, fieldLabel } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { LeagueScreen } from "./league.js";
 import { RecordPanel } from "./record.js";
+import { Chat } from "./chat.js";
 import { freshSeed } from "./verify.js";
 import { t, tMaybe, lang, setLang, onLangChange, applyLang } from "./i18n.js";
 import { effectsOn, setEffects, applyEffects } from "./fx.js";
@@ -38,6 +39,8 @@ const lobby = new Lobby({ conn, store, app: null });
 const table = new TableScreen({ conn, store, app: null });
 const leagues = new LeagueScreen({ conn, store, app: null });
 const records = new RecordPanel({ conn, store });
+const chat = new Chat({ conn, store, app: null });
+table.chat = chat;
 
 // --- toasts ------------------------------------------------------------------------------
 
@@ -324,6 +327,7 @@ export const app = {
 lobby.app = app;
 table.app = app;
 leagues.app = app;
+chat.app = app;
 app.records = records;
 app.table = table; // its per-room UI state (last compare, opened panels) from the devtools and tests
 
@@ -384,7 +388,10 @@ conn.on("room", (snap) => {
   if (store.current === snap.room) table.render(main, snap);
 });
 
+conn.on("chat", (msg) => chat.onLines(msg));
+
 conn.on("event", (msg) => {
+  if (msg.event.type === "chat") { chat.onLine(msg.room, msg.event); return; }
   const snap = store.snaps.get(msg.room);
   table.onEvent(msg.room, msg.event, snap, msg.version ?? null);
   if (msg.event.type === "hand_ended" && snap && snap.your_seat !== null && store.seated.has(msg.room)) newSeed(msg.room);

@@ -74,3 +74,21 @@ export function distinctNames(entries) {
     return count.get(e.name) > 1 ? `${e.name} #${String(e.id).slice(-4)}` : e.name;
   });
 }
+
+/** The field that has the focus (by its test id) and its caret, to give it back after a redraw. */
+export function focusOf(main) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !main.contains(el) || !el.dataset || !el.dataset.testid) return null;
+  let start = null;
+  let end = null;
+  try { start = el.selectionStart; end = el.selectionEnd; } catch (err) { /* no caret in a number field */ }
+  return { id: el.dataset.testid, start, end };
+}
+
+export function restoreFocus(main, focus) {
+  if (!focus) return;
+  const el = main.querySelector(`[data-testid="${CSS.escape(focus.id)}"]`);
+  if (!el || el.disabled) return;
+  el.focus({ preventScroll: true });
+  try { if (focus.start !== null && focus.start !== undefined) el.setSelectionRange(focus.start, focus.end); } catch (err) { /* not a text field */ }
+}

@@ -15,7 +15,7 @@
 // sit-and-go), and the owner's page has "Add a built-in" (`league_enter` with a
 // `strategy`). Their refusals are shown in the form, in the page's words.
 
-import { h, clear, chips } from "./dom.js";
+import { h, clear, chips, focusOf, restoreFocus } from "./dom.js";
 import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
 import { blindsOf, historyContext, lineFor } from "./table.js";
 import { t, tMaybe, lang } from "./i18n.js";
@@ -582,24 +582,6 @@ function errorBox(err, testid) {
 function withCode(key, codes) {
   const marks = Object.fromEntries(Object.keys(codes).map((k) => [k, `\u0000${k}\u0000`]));
   return t(key, marks).split("\u0000").map((part, i) => (i % 2 ? h("code", {}, codes[part]) : part));
-}
-
-/** The field that has the focus (by its test id) and its caret, to give it back after a redraw. */
-function focusOf(main) {
-  const el = document.activeElement;
-  if (!el || el === document.body || !main.contains(el) || !el.dataset || !el.dataset.testid) return null;
-  let start = null;
-  let end = null;
-  try { start = el.selectionStart; end = el.selectionEnd; } catch (err) { /* no caret in a number field */ }
-  return { id: el.dataset.testid, start, end };
-}
-
-function restoreFocus(main, focus) {
-  if (!focus) return;
-  const el = main.querySelector(`[data-testid="${CSS.escape(focus.id)}"]`);
-  if (!el || el.disabled) return;
-  el.focus({ preventScroll: true });
-  try { if (focus.start !== null && focus.start !== undefined) el.setSelectionRange(focus.start, focus.end); } catch (err) { /* not a text field */ }
 }
 
 function offline(err) { return Boolean(err) && (err.code === "disconnected" || err.code === "offline"); }

@@ -3,7 +3,7 @@
 // What is game specific (cards, bets, center of the felt, buttons, event wording) comes
 // from the game modules.
 
-import { h, clear, chips, distinctNames } from "./dom.js";
+import { h, clear, chips, distinctNames, focusOf, restoreFocus } from "./dom.js";
 import holdem from "./holdem.js";
 import zhajinhua from "./zhajinhua.js";
 import doudizhu from "./doudizhu.js";
@@ -161,9 +161,12 @@ export class TableScreen {
           onclick: () => { ctx.ui.historyOpen = !historyOpen; ctx.rerender(); } },
         t(historyOpen ? "table.history_open" : "table.history_closed")),
         h("ol", { class: "history-list" },
-          log.map((line) => h("li", { class: line.cls }, line.text))))));
+          log.map((line) => h("li", { class: line.cls }, line.text))),
+        this.chat ? this.chat.node(snap) : null)));
 
+    const focus = focusOf(main);
     clear(main).append(screen);
+    if (focus && focus.id === "chat-input") restoreFocus(main, focus); // a line being typed keeps its caret
     if (ctx.ui.showLast) main.append(this.lastHandPanel(ctx));
     fitFelt(screen);
     if (!module.betPos) placeBets(screen);

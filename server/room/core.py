@@ -144,6 +144,18 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Say:
+    """A line in the room's chat (its text tidied by :func:`table.chat_text`). ``spectator``:
+    the requester watches the room (its process knows), which counts where the room lets
+    spectators talk."""
+
+    kind: ClassVar[str] = "say"
+    origin: Origin
+    text: str
+    spectator: bool = False
+
+
+@dataclass(frozen=True)
 class Settle:
     """Was buy-in ``xid`` stored in this room? (asked by the transfer sweeper)"""
 
@@ -152,9 +164,9 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Settle
+Command = Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Say | Settle
 COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, AutoPlay, SetSeed, Act,
-                                                 Settle)}
+                                                 Say, Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -327,6 +339,8 @@ class RoomCore:
             t.xin.append(xid)
             return self._change(t, events, "join", forget, origin, [Answer(origin, "room")],
                                 debit=Debit(xid, origin.player, buy_in))
+        if isinstance(cmd, Say):
+            return self._say(cmd, seat, now)
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat in this room")
         if self.table.league is not None and isinstance(cmd, Leave | SitOut | AutoPlay) and not self.table.closed:
@@ -375,6 +389,21 @@ class RoomCore:
         events += tbl.act(t, self.game, seat, action, now)
         tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
         return self._change(t, events, "act", forget, origin, [Answer(origin, "ack", cmd.action_id)])
+
+    def _say(self, cmd: Say, seat: int | None, now: int) -> Change:
+        """A chat line: from a seated player, or a spectator where the room allows it."""
+        if self.table.closed:
+            raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+        if seat is None and not (cmd.spectator and self.table.options.get("spectator_chat")):
+            raise ProtocolError("not_seated", "only the players seated here may talk in this room's chat"
+                                if cmd.spectator else "you hold no seat in this room (nor watch it)")
+        text = tbl.chat_text(cmd.text)
+        if text is None:
+            raise ProtocolError("bad_message", f"say: text must be 1 to {tbl.CHAT_MAX} printable characters", "text")
+        t, forget = self._draft()
+        events = tbl.say(t, seat, cmd.origin.player, cmd.origin.name, text, now)
+        said = {"t": "said", "room": self.room, "version": self.table.version + 1}
+        return self._change(t, events, "say", forget, cmd.origin, [Answer(cmd.origin, "msg", said)])
 
     def _leave(self, seat: int, origin: Origin) -> Change | Reply:
         info = self.table.seats[seat]

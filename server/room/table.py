@@ -118,6 +118,8 @@ class Table:
     # room closes when one seat holds every chip (or after "hands" hands, a safety cap:
     # the rest placed by stack).
     league: dict[str, Any] | None = None
+    # the chat's last CHAT_KEPT lines (its chat events; replaced, never changed in place)
+    chat: list[dict[str, Any]] = field(default_factory=list)
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
     xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
@@ -128,8 +130,8 @@ def clone(table: Table) -> Table:
 
     The engine state is shared, not copied: engines never mutate a state (``apply``
     returns a new one) and these functions only ever replace ``table.hand``. So are the
-    lists in ``answers`` (replaced, never changed) and the entries of ``xout`` (only ever
-    appended or dropped).
+    lists in ``answers`` and ``chat`` (replaced, never changed) and the entries of
+    ``xout`` (only ever appended or dropped).
     """
     return _copy_table(table, seats=[None if s is None else _copy_seat(s) for s in table.seats],
                        answers=dict(table.answers), xin=list(table.xin), xout=list(table.xout))
@@ -773,6 +775,28 @@ def public_league(table: Table) -> dict[str, Any] | None:
     return shown
 
 
+#: Chat lines a room keeps to send whoever comes to it (``chat`` message); its stream keeps every one.
+CHAT_KEPT = 30
+#: Longest chat line, in characters.
+CHAT_MAX = 200
+
+
+def chat_text(text: str) -> str | None:
+    """A chat line as the room shows it: runs of whitespace (new lines too) made one
+    space, unprintable characters dropped, ends trimmed; None if nothing is left or it
+    is longer than :data:`CHAT_MAX`."""
+    line = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
+    return line if 0 < len(line) <= CHAT_MAX else None
+
+
+def say(table: Table, seat: int | None, player: str, name: str, text: str, now_ms: int) -> list[Event]:
+    """A line in the room's chat (``seat`` None: a spectator's): its ``chat`` event, kept
+    among the table's last :data:`CHAT_KEPT` lines."""
+    line: Event = {"type": "chat", "seat": seat, "player": player, "name": name, "text": text, "time_ms": now_ms}
+    table.chat = [*table.chat[-(CHAT_KEPT - 1):], line]
+    return [line]
+
+
 def rebuy_short_bots(table: Table) -> list[Event]:
     """No hand can be dealt with the ready seats: top up every ready bot below the room's
     ``buy_in_default`` (``rebuy`` events, newly granted chips), since one too short for
@@ -832,6 +856,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         **({"bank_since_ms": table.bank_since_ms} if table.bank_since_ms is not None else {}),
         "next_hand_ms": table.next_hand_ms,
         "bot_act_ms": table.bot_act_ms,
+        **({"chat": table.chat} if table.chat else {}),
         "answers": table.answers,
         "xin": table.xin,
         "xout": table.xout,
@@ -868,6 +893,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         next_seed=d.get("next_seed"),  # absent in snapshots written before fair deals
         fair=d.get("fair"),
         league=d.get("league"),  # absent in snapshots written before leagues
+        chat=list(d.get("chat", ())),  # absent while nobody talked
     )
 
 

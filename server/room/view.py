@@ -95,10 +95,14 @@ class RoomView:
         return msg
 
     def send_snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
-        """Send ``session`` the full ``room`` snapshot; its next updates patch this one."""
+        """Send ``session`` the full ``room`` snapshot; its next updates patch this one.
+        The chat's last lines follow (a ``chat`` message, when anyone talked), which the
+        ``chat`` events of the updates then extend."""
         held = self.held[session.id] = self._render(self._sight(session), shared or self.shared())
         snap = _snapshot(held)
         session.send(snap if ref is None else dict(snap, ref=ref))
+        if self.table.chat:
+            session.send({"t": "chat", "room": self.room, "version": self.table.version, "lines": self.table.chat})
 
     def _sight(self, session: Session) -> Sight:
         """What decides a viewer's snapshot: ``(its seat, the seat whose cards it sees)``."""
