@@ -1,4 +1,5 @@
-"""The read-only status page at ``/admin`` (only with ``--admin-token``): this process, the
+"""The read-only status page at ``/admin`` (only with ``--admin-token``; the acts are at
+``/admin/console``, :mod:`server.admin_api`): this process, the
 cluster's live processes, every room, and this process's connections and error counts."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def _errors(metrics: Any) -> list[list[Any]]:
 
 
 def render_admin(node: str, nodes: list[str], rooms: list[dict[str, Any]], sessions: Any, directory: Any,
-                 metrics: Any) -> bytes:
+                 metrics: Any, audit: list[dict[str, Any]] | None = None) -> bytes:
     players = {s.player_id for s in sessions if s.player_id}
     owned = sorted(directory.actors)
     room_rows = [[r["room"], r["game"], r["name"], f"{r['players']}/{r['seats']}", r.get("bots", 0),
@@ -34,11 +35,15 @@ def render_admin(node: str, nodes: list[str], rooms: list[dict[str, Any]], sessi
 td,th{{border:1px solid #ccc;padding:.2em .6em;text-align:left}}</style></head><body>
 <h1>cardroom: {html.escape(node)}</h1>
 <p>Live processes: {html.escape(", ".join(nodes) or "none")}</p>
+<p>To act on rooms and players: the <a href="/admin/console">operator console</a> (or <code>cardroom admin</code>).</p>
 <h2>This process</h2>
 {_table(["connections", "players connected", "rooms owned"], [[len(sessions), len(players), len(owned)]])}
 <h2>Errors answered by this process</h2>
 {_table(["code", "count"], _errors(metrics))}
 <h2>Rooms ({len(rooms)})</h2>
 {_table(["room", "game", "name", "players", "bots", "spectators", "playing", "owned"], room_rows)}
+<h2>Last moderation acts</h2>
+{_table(["when (UTC)", "act", "target", "by", "reason"],
+        [[e["time"], e["act"], e["target"], e["by"], e["reason"]] for e in audit or []])}
 </body></html>"""
     return page.encode()

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.game import Game
 
+from .admin_api import AdminApi
 from .aio import cancel_and_wait
 from .backpressure import Admission
 from .cluster.directory import Directory
@@ -36,6 +37,7 @@ from .config import Settings
 from .gate import Gate, peer_address
 from .lobby import Lobby
 from .metrics import CONTENT_TYPE_LATEST, GcPauses, Metrics
+from .moderation import Moderation
 from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
 from .redis_embedded import EmbeddedRedis
 from .room import epoch_ms
@@ -46,6 +48,7 @@ from .store.connect import Clients, connect
 from .transport import WS_PATH, Connection, make_process_request, select_subprotocol
 
 log = logging.getLogger(__name__)
+ADMIN_PAGE_AUDIT = 20  # the last moderation acts the /admin page lists
 
 EMBEDDED_WATCH_SECONDS = 1.0
 #: seconds a graceful shutdown may take before the rest is closed at once; below the
@@ -142,6 +145,9 @@ class App:
                            self.node_id, self.clock, self.gate)
         self.node.on_lobby = self.lobby.lobby_changed
         self.node.on_player_message = self.lobby.tell_player
+        self.moderation = Moderation(self.store, self.directory, self.views, lambda: self._listed_rooms(), self.clock,
+                                     s.forward_timeout)
+        self.admin_api = AdminApi(self.moderation)
         self.directory.on_lobby_change = self.lobby.lobby_changed
         await self.node.start(self.directory, self.views)
         self.lobby.leagues.start()
@@ -157,7 +163,7 @@ class App:
             subprotocols=list(SUBPROTOCOLS),
             select_subprotocol=select_subprotocol,
             process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body, self.gate,
-                                                 self._admin_page),
+                                                 self._admin_page, self.admin_api.handle),
             max_size=s.hard_max_frame,
             compression=None,
             create_connection=Connection,
@@ -299,6 +305,10 @@ class App:
                 elif s.idle_timeout and now - session.last_seen > s.idle_timeout:
                     session.close(CLOSE_NORMAL, "idle")
 
+    async def _listed_rooms(self) -> list[dict[str, Any]]:
+        assert self.lobby is not None
+        return (await self.lobby.rooms_message(None))["rooms"]
+
     async def _admin_page(self) -> bytes:
         """The read-only status page of /admin (with --admin-token)."""
         assert self.lobby is not None and self.directory is not None and self.store is not None
@@ -307,9 +317,10 @@ class App:
         try:
             rooms = await self.lobby.rooms_message(None)
             nodes = sorted(await self.store.live_nodes(self.clock()))
+            audit = await self.store.audit_log(ADMIN_PAGE_AUDIT)
         except UNAVAILABLE:
-            rooms, nodes = {"rooms": []}, []
-        return render_admin(self.node_id, nodes, rooms["rooms"], self.sessions, self.directory, self.metrics)
+            rooms, nodes, audit = {"rooms": []}, [], []
+        return render_admin(self.node_id, nodes, rooms["rooms"], self.sessions, self.directory, self.metrics, audit)
 
 
 def _ref_of_message(decoded: Any) -> str | int | None:

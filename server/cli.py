@@ -138,6 +138,12 @@ def _add_verify_command(sub: Any) -> None:
     add_command(sub)
 
 
+def _add_admin_command(sub: Any) -> None:
+    from .admin_cli import add_command
+
+    add_command(sub)
+
+
 def _add_league_command(sub: Any) -> None:
     from .league.cli import add_command
 
@@ -153,6 +159,7 @@ _ELSEWHERE: list[tuple[tuple[str, ...], Callable[[Any], None]]] = [
     (("history",), _add_history_command),
     (("verify",), _add_verify_command),
     (("league",), _add_league_command),
+    (("admin",), _add_admin_command),
 ]
 
 

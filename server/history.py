@@ -175,7 +175,7 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
         bot = " (bot)" if event.get("bot") else ""
         return f"{event.get('name') or who}{bot} sits down in seat {seat} with {event['stack']}"
     if kind == "left":
-        why = " (busted)" if event.get("reason") == "busted" else ""
+        why = {"busted": " (busted)", "removed": " (removed)", "closed": " (room closed)"}.get(event.get("reason"), "")
         return f"{who} leaves seat {seat}{why}, taking {event['stack']}"
     if kind == "sat_out":
         why = " after timing out" if event.get("reason") == "timeouts" else ""
@@ -211,7 +211,15 @@ def format_room_event(event: Event, name: SeatName) -> str | None:
     if kind == "room_closed":
         if event.get("reason") == "match_over":
             return "The match is over: the room is closed"
+        if event.get("reason") == "operator":
+            return "The room is closed by the operator"
         return "The room is closed: nobody sat in it for a while"
+    if kind == "closing":
+        return "The operator closes the room once this hand is over"
+    if kind == "locked":
+        return "The room is locked: nobody new sits down" if event.get("locked") else "The room is open again"
+    if kind == "chat":
+        return f"{event.get('name') or who} says: {event.get('text', '')}"
     return None
 
 

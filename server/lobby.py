@@ -31,7 +31,7 @@ from .league.report import as_published
 from .league.service import LeagueService
 from .metrics import Metrics
 from .options import parse_room_options, room_options
-from .protocol import ProtocolError, error_message
+from .protocol import CLOSE_POLICY, ProtocolError, error_message
 from .record import record_message
 from .room import table as tbl
 from .room.core import (
@@ -41,6 +41,8 @@ from .room.core import (
     Command,
     Join,
     Leave,
+    Lock,
+    RemoveSeat,
     Say,
     SetSeed,
     Show,
@@ -196,7 +198,7 @@ class Lobby:
                 pass
             else:
                 if isinstance(msg, m.Say):
-                    self._check_chat(session, msg)
+                    await self._check_chat(session, msg)
                 await self.directory.request(session, msg.room, self._command(session, msg))  # type: ignore[attr-defined]
         except ProtocolError as exc:
             self.metrics.errors.labels(exc.code).inc()
@@ -211,9 +213,10 @@ class Lobby:
             self.metrics.errors.labels("internal_error").inc()
             session.send(error_message("internal_error", "the server failed to process this request", ref))
 
-    def _check_chat(self, session: Session, msg: m.Say) -> None:
+    async def _check_chat(self, session: Session, msg: m.Say) -> None:
         """A chat line's own limits, checked here before it goes to the room: its text,
-        and :data:`CHAT_BURST` lines at once, one per :data:`CHAT_SECONDS` after that."""
+        :data:`CHAT_BURST` lines at once, one per :data:`CHAT_SECONDS` after that, and no
+        line while an operator muted the player."""
         if tbl.chat_text(msg.text) is None:
             raise ProtocolError("bad_message", f"say: text must be 1 to {tbl.CHAT_MAX} printable characters", "text")
         if session.chat is None:
@@ -221,6 +224,11 @@ class Lobby:
         if not session.chat.take():
             raise ProtocolError("rate_limited", f"chat: {CHAT_BURST} lines at once, then one every "
                                 f"{CHAT_SECONDS:g} s", "text")
+        assert session.player_id is not None
+        until = await self.store.muted_until(session.player_id)
+        if until > self.clock():
+            raise ProtocolError("muted", "an operator muted you in chat until "
+                                + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until / 1000)), until_ms=until)
 
     def _command(self, session: Session, msg: m.Message) -> Command:
         """The room command a room request asks for (decided by the room's owner)."""
@@ -233,6 +241,10 @@ class Lobby:
             return SetSeed(origin, msg.seed)
         if isinstance(msg, m.AutoPlay):
             return AutoPlay(origin, msg.on)
+        if isinstance(msg, m.RemoveSeat):
+            return RemoveSeat(origin, msg.seat)
+        if isinstance(msg, m.Lock):
+            return Lock(origin, msg.locked)
         if isinstance(msg, m.Say):
             view = self.views.get(msg.room)
             return Say(origin, msg.text, spectator=view is not None and session.id in view.viewers)
@@ -324,6 +336,9 @@ class Lobby:
             player, token, wallet = await self.store.create_player(name)
         else:
             raise ProtocolError("bad_message", "hello needs a name (new player) or a token (resume)", "name")
+        banned = await self.store.banned(player)
+        if banned is not None:
+            raise ProtocolError("banned", f"an operator banned this player: {banned}")
         held: list[tuple[RoomView, int]] = []
         for room in sorted(await self.store.seat_candidates(player)):
             view = await self.views.open(room)
@@ -407,7 +422,7 @@ class Lobby:
             if code is not None and not await self.store.claim_join_code(code, room_id):
                 continue  # another private room has this code
             table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
-                              seats=[None] * options["seats"], version=1, code=code,
+                              seats=[None] * options["seats"], version=1, code=code, creator=session.player_id,
                               empty_since_ms=self.clock(), next_seed=secrets.token_hex(32))
             events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
             sent = time.monotonic()
@@ -536,11 +551,14 @@ class Lobby:
         for s, g in watchers:
             s.send(messages[g])
 
-    def tell_player(self, player: str, message: dict[str, Any]) -> None:
-        """A message for every connection of ``player`` here (sent by any process)."""
-        for session in self.sessions:
+    def tell_player(self, player: str, message: dict[str, Any], close: bool = False) -> None:
+        """A message for every connection of ``player`` here (sent by any process); with
+        ``close`` (a ban), each connection is closed after it (1008)."""
+        for session in list(self.sessions):
             if session.player_id == player:
                 session.send(message)
+                if close:
+                    session.close(CLOSE_POLICY, str(message.get("t", "closed")))
 
     async def stop(self) -> None:
         self.stopping = True

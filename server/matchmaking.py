@@ -56,7 +56,7 @@ def stake_config(game: str, stake: int | None) -> dict[str, Any]:
 
 def fits(table: tbl.Table, player: str, stake: int | None, seats: int | None) -> bool:
     """May ``player`` be seated at ``table`` by a quick match with these filters?"""
-    if table.closed or table.code is not None or tbl.seat_of(table, player) is not None:
+    if table.closed or table.locked or table.code is not None or tbl.seat_of(table, player) is not None:
         return False
     if seats is not None and len(table.seats) != seats:
         return False

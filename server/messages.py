@@ -189,6 +189,20 @@ class Say(Message, tag="say"):
     text: Annotated[str, Meta(min_length=1, max_length=1000)]
 
 
+class RemoveSeat(Message, tag="remove_seat"):
+    """The room's creator frees a seat (between its hands)."""
+
+    room: RoomId
+    seat: Annotated[int, Meta(ge=0, le=1000)]
+
+
+class Lock(Message, tag="lock"):
+    """The room's creator locks the room, or opens it again."""
+
+    room: RoomId
+    locked: bool
+
+
 class Ping(Message, tag="ping"):
     pass
 
@@ -196,7 +210,7 @@ class Ping(Message, tag="ping"):
 CLIENT_TYPES: tuple[type[Message], ...] = (Hello, ListRooms, CreateRoom, Join, Spectate, Sync, Leave, SitOut, SitIn,
                                            Show, AddBot, AutoPlay, SetSeed, Act, QuickMatch, FindRoom, History,
                                            MyRecord, ListLeagues, LeagueInfo, LeagueCreate, LeagueEnter, LeagueRun,
-                                           LeagueExport, Say, Ping)
+                                           LeagueExport, Say, RemoveSeat, Lock, Ping)
 ClientMessage = Union[CLIENT_TYPES]  # noqa: UP007 - a runtime union of the tuple
 #: message type -> its field names (besides ``t``), for the docs check
 CLIENT_MESSAGES: dict[str, tuple[str, ...]] = {

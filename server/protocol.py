@@ -40,6 +40,8 @@ SERVER_MESSAGES: dict[str, str] = {
     "league_export": "reply to league_export: a league's standings and every match record (seeds, each hand's "
                      "result per entrant)",
     "league_seat": "pushed to an entrant of a league the servers run: a match gave you this seat of this room",
+    "banned": "pushed before an operator's ban closes the connection: reason",
+    "wallet": "pushed when an operator credited or debited your wallet: wallet, change, reason",
     "said": "answer to say: the line is in the room's chat (room, version)",
     "chat": "the room chat's last lines (up to 30 chat events), sent after each room snapshot when anyone talked",
     "error": "a request failed: stable code, message, the request's ref",
@@ -49,7 +51,8 @@ SERVER_MESSAGES: dict[str, str] = {
 ROOM_EVENTS: dict[str, str] = {
     "joined": "a player sat down: seat, player, name, stack (and bot: true for a bot seat)",
     "left": "a player stood up: seat, player, stack (returned to the wallet), reason (left, busted, "
-            "or sat_out: freed after sitting out --sit-out-minutes)",
+            "sat_out: freed after sitting out --sit-out-minutes, removed: by the room's creator or an operator, "
+            "closed: the room was closed by an operator)",
     "sat_out": "a seat is sitting out (not dealt in): seat, reason",
     "sat_in": "a seat is back in: seat",
     "auto_play": "a seat was handed to auto-play or taken back: seat, on, reason (asked, timeouts, disconnected)",
@@ -62,9 +65,12 @@ ROOM_EVENTS: dict[str, str] = {
     "stack_reset": "a league room's seat set back to the match's stack after a hand: seat, player, amount, stack",
     "eliminated": "a sit-and-go league seat ran out of chips and is out: seat, player, place",
     "placed": "a sit-and-go league match is over: the seats still in placed by stack (1 = winner): seat, player, place",
+    "closing": "an operator closes the room once the hand being played is over: reason",
+    "locked": "the room's creator locked the room (nobody new sits down) or opened it again: locked",
     "chat": "a line in the room's chat: seat (None: a spectator), player, name, text, time_ms",
-    "room_closed": "the room is closed: nobody sat in it for --empty-room-minutes (reason empty), or its "
-                   "league match is over (reason match_over); its history stays",
+    "room_closed": "the room is closed: nobody sat in it for --empty-room-minutes (reason empty), its "
+                   "league match is over (reason match_over), or an operator closed it (reason operator); "
+                   "its history stays",
 }
 
 # Server error codes. Engine IllegalAction codes (not_your_turn, bad_amount, ...) are
@@ -101,6 +107,11 @@ ERROR_CODES: dict[str, str] = {
     "bad_code": "the room is private and the join code is missing or wrong (find_room: no open private table has the code)",
     "bad_seat": "the seat number is outside the table",
     "room_full": "every seat is taken",
+    "muted": "say: an operator muted you in chat (until_ms: until when)",
+    "banned": "hello: an operator banned this player",
+    "seat_empty": "remove_seat: nobody sits in that seat",
+    "not_room_creator": "remove_seat / lock: only the player who made the room may",
+    "room_locked": "the player who made the room locked it: nobody new sits down (watching is open)",
     "seat_taken": "someone already sits in that seat",
     "already_seated": "you already hold a seat in this room",
     "not_seated": "you hold no seat in this room (and are not watching it)",

@@ -6,7 +6,9 @@ required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503: readin
 and ``/admin`` (a read-only status page), both for operators only (see
 :mod:`server.gate`), and the static files of the browser demo under ``/``
 (``index.html`` for ``/``), with their content types; anything else is 404. Paths are
-resolved inside the web directory only: no traversal.
+resolved inside the web directory only: no traversal. With ``--admin-token``,
+``/admin/api/`` is the operator's API (GET and POST, :mod:`server.admin_api`) and
+``/admin/console`` its page; any other method than GET or HEAD elsewhere is 405.
 """
 
 from __future__ import annotations
@@ -159,15 +161,23 @@ def select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> 
     raise NegotiationError("invalid subprotocol; expected one of " + ", ".join(SUBPROTOCOLS))
 
 
+#: Where the operator's HTTP API lives (server/admin_api.py).
+ADMIN_API = "/admin/api/"
+#: The operator console's page (served at /admin/console with --admin-token).
+CONSOLE = Path(__file__).resolve().parent / "console.html"
+
+
 def make_process_request(
     web_dir: Path,
     healthy: Callable[[], Awaitable[bool]],
     metrics: Callable[[], tuple[bytes, str]],
     gate: Gate,
     admin: Callable[[], Awaitable[bytes]],
+    admin_api: Callable[[str, str, str], Awaitable[tuple[int, bytes]]] | None = None,
 ) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
-        path = urlsplit(request.path).path
+        url = urlsplit(request.path)
+        path = url.path
         address = gate.client_address(peer_address(connection.remote_address),
                                       request.headers.get("X-Forwarded-For"))
         if path == WS_PATH:
@@ -182,6 +192,20 @@ def make_process_request(
             if await healthy():
                 return text_response(200, "ok\n")
             return text_response(503, "redis unavailable\n")
+        if path.startswith(ADMIN_API) and admin_api is not None:
+            if not gate.admin_page:
+                return text_response(404, "not found\n")
+            if not gate.operator(request.headers.get("Authorization"), address):
+                return response(401, b'{"error":"unauthorized","message":"give the admin token: '
+                                     b'Authorization: Bearer <token>"}\n', "application/json")
+            status, body = await admin_api(request.method, path[len(ADMIN_API):], url.query)
+            return response(status, body, "application/json")
+        if path != WS_PATH and request.method not in ("GET", "HEAD"):
+            return text_response(405, "only GET here\n")
+        if path == "/admin/console":  # a page without data: what it shows comes from the API, with the token
+            if not gate.admin_page:
+                return text_response(404, "not found\n")
+            return response(200, CONSOLE.read_bytes(), "text/html; charset=utf-8")
         if path in ("/metrics", "/admin"):
             if path == "/admin" and not gate.admin_page:
                 return text_response(404, "not found\n")

@@ -169,7 +169,8 @@ export const app = {
   render() {
     renderIdentity();
     if (!store.welcome) {
-      if (conn.signIn) lobby.renderSignIn(main, conn.signIn.login_url);
+      if (conn.banned) lobby.renderBanned(main, conn.banned.reason);
+      else if (conn.signIn) lobby.renderSignIn(main, conn.signIn.login_url);
       else if (conn.state === "online" || !storedToken()) lobby.renderName(main);
       else if (!main.querySelector(".connecting")) {
         clear(main).append(h("div", { class: "connecting panel" }, t("app.connecting")));
@@ -390,6 +391,14 @@ conn.on("room", (snap) => {
 
 conn.on("chat", (msg) => chat.onLines(msg));
 
+// an operator's acts on this player (docs/protocol.md, "Operator acts")
+conn.on("wallet", (msg) => {
+  store.wallet = msg.wallet;
+  renderIdentity();
+  toast(t(msg.change > 0 ? "app.credited" : "app.debited", { chips: chips(Math.abs(msg.change)), reason: msg.reason || "—" }), "info", 6000);
+});
+conn.on("banned", (msg) => { conn.banned = msg; store.welcome = null; app.render(); });
+
 conn.on("event", (msg) => {
   if (msg.event.type === "chat") { chat.onLine(msg.room, msg.event); return; }
   const snap = store.snaps.get(msg.room);
@@ -422,7 +431,11 @@ conn.on("left", (msg) => {
       toast(t("app.busted"), "info");
       if (store.current === msg.room && store.snaps.has(msg.room)) table.render(main, store.snaps.get(msg.room));
     }
-    else toast(t(msg.reason === "sat_out" ? "app.stood_up" : "app.left_with", { chips: chips(msg.stack) }), "info");
+    else {
+      const key = { sat_out: "app.stood_up", removed: "app.removed", closed: "app.closed_by_operator" }[msg.reason]
+        || "app.left_with";
+      toast(t(key, { chips: chips(msg.stack) }), "info");
+    }
   }
   renderIdentity();
 });

@@ -92,6 +92,14 @@ export class Lobby {
     input.focus();
   }
 
+  /** An operator banned this player. */
+  renderBanned(main, reason) {
+    if (main.querySelector("[data-testid=banned]")) return;
+    clear(main).append(h("div", { class: "panel name-panel", "data-testid": "banned" },
+      h("h1", {}, t("lobby.banned")), h("p", { class: "muted" }, reason || "")));
+    this.root = null;
+  }
+
   /** This server takes players signed in by its operator's site only (auth_required). */
   renderSignIn(main, loginUrl) {
     if (main.querySelector("[data-testid=sign-in-needed]")) return;
@@ -215,8 +223,8 @@ export class Lobby {
           seated
             ? h("button", { class: "btn primary", "data-testid": `open-${r.room}`,
               onclick: () => this.app.openRoom(r.room) }, t("lobby.return"))
-            : h("button", { class: "btn primary", "data-testid": `join-${r.room}`, disabled: full,
-              onclick: () => this.app.join(r.room) }, t(full ? "lobby.full" : "lobby.join")),
+            : h("button", { class: "btn primary", "data-testid": `join-${r.room}`, disabled: full || r.locked,
+              onclick: () => this.app.join(r.room) }, t(r.locked ? "lobby.locked" : full ? "lobby.full" : "lobby.join")),
           h("button", { class: "btn", "data-testid": `watch-${r.room}`,
             onclick: () => this.app.spectate(r.room) }, t("lobby.watch"))),
       ));

@@ -47,6 +47,7 @@ export class Connection {
     this.wantName = null;   // a name to say hello with when there is no token
     this.idToken = null;    // an identity token from the operator's site (#token=...), used once
     this.signIn = null;     // the auth_required error while this server wants a signed-in player
+    this.banned = null;     // {reason} once an operator banned this player: no more reconnects
     this.clockOffset = 0;   // server clock - local clock, in ms
     this.actCounter = 0;
     this.rooms = new Map(); // room id -> the latest snapshot, kept by room and update messages
@@ -112,6 +113,7 @@ export class Connection {
   }
 
   scheduleReconnect() {
+    if (this.banned) return;
     this.setState("reconnecting");
     const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
     this.attempt += 1;
@@ -150,6 +152,13 @@ export class Connection {
         this.idToken = null;
         this.emit("error", err);
         this.hello();
+        return;
+      }
+      if (err.code === "banned") { // the operator's ban: say so, and stop knocking
+        this.banned = { reason: err.message };
+        clearTimeout(this.timer);
+        this.setState("online");
+        this.emit("banned", this.banned);
         return;
       }
       if (err.code === "auth_required") { // signed-in players only: the page says where to sign in

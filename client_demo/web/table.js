@@ -162,7 +162,8 @@ export class TableScreen {
         t(historyOpen ? "table.history_open" : "table.history_closed")),
         h("ol", { class: "history-list" },
           log.map((line) => h("li", { class: line.cls }, line.text))),
-        this.chat ? this.chat.node(snap) : null)));
+        this.chat ? this.chat.node(snap) : null,
+        this.hostNode(ctx))));
 
     const focus = focusOf(main);
     clear(main).append(screen);
@@ -176,6 +177,30 @@ export class TableScreen {
     list.scrollTop = list.scrollHeight;
     this.startClock();
     this.tick();
+  }
+
+  /**
+   * The tools of the player who made the table (`snap.creator`), in the side panel: lock
+   * the table (nobody new sits down) or open it, and remove someone else's seat between
+   * hands (its chips go back to its player's wallet). Null for everyone else.
+   */
+  hostNode(ctx) {
+    const { snap } = ctx;
+    const me = this.store.welcome && this.store.welcome.player;
+    if (!me || snap.creator !== me || snap.league || snap.closed) return null;
+    const request = (msg) => this.conn.request({ ...msg, room: snap.room }).catch(() => {});
+    const others = snap.seats.map((s, i) => [s, i]).filter(([s]) => s && s.player !== me);
+    return h("section", { class: "host-box", "data-testid": "host-tools" },
+      h("h3", { class: "chat-title" }, t("host.title")),
+      h("button", { class: "btn small", type: "button", "data-testid": "lock-room",
+        title: t(snap.locked ? "host.unlock_title" : "host.lock_title"),
+        onclick: () => request({ t: "lock", locked: !snap.locked }) }, t(snap.locked ? "host.unlock" : "host.lock")),
+      others.length ? h("ul", { class: "host-seats" }, others.map(([s, i]) => h("li", {},
+        h("span", {}, ctx.name(i)),
+        h("button", { class: "btn small danger", type: "button", "data-testid": `remove-seat-${i}`,
+          disabled: snap.playing, title: t(snap.playing ? "host.remove_later" : "host.remove_title", { name: ctx.name(i) }),
+          onclick: () => { if (window.confirm(t("host.remove_confirm", { name: ctx.name(i) }))) request({ t: "remove_seat", seat: i }); } },
+        t("host.remove"))))) : null);
   }
 
   topBar(ctx) {
@@ -213,7 +238,8 @@ export class TableScreen {
       h("div", { class: "table-title" },
         h("div", { class: "table-name" }, roomName(snap, this.store.games)),
         h("div", { class: "muted small" }, ctx.module.stakes ? ctx.module.stakes(ctx) : shortTitle(snap.game),
-          snap.hand_no ? t("table.hand_no", { n: snap.hand_no }) : ""),
+          snap.hand_no ? t("table.hand_no", { n: snap.hand_no }) : "",
+          snap.locked ? h("span", { "data-testid": "table-locked" }, t("table.locked")) : null),
         snap.code ? this.invitation(snap) : null,
         fairNode(ctx)),
       h("div", { class: "table-buttons" }, right));
@@ -324,11 +350,11 @@ export class TableScreen {
     if (!info && place !== null) return this.placedSeat(ctx, seat, place, side, style);
     if (!info && ctx.ghosts[seat]) return this.ghostSeat(ctx, seat, pos, k, side, style, bet);
     if (!info) {
-      const canSit = snap.your_seat === null && !snap.closed;
+      const canSit = snap.your_seat === null && !snap.closed && !snap.locked;
       return h("div", { class: `seat empty ${side}`, style, "data-testid": `seat-${seat}`, "data-seat": seat },
         canSit
           ? h("button", { class: "btn sit", "data-testid": `sit-${seat}`, onclick: () => this.app.join(snap.room, seat) }, t("table.sit_here"))
-          : h("div", { class: "empty-label" }, t("table.empty")));
+          : h("div", { class: "empty-label" }, t(snap.locked && snap.your_seat === null ? "lobby.locked" : "table.empty")));
     }
     const mine = seat === ctx.me;
     const toAct = view && !view.is_over && view.to_act === seat;
@@ -987,7 +1013,9 @@ export function lineFor(ev, ctx) {
   switch (ev.type) {
     case "joined": return [t(ev.bot ? "log.joined_bot" : "log.joined", { name: ev.name, seat: ev.seat + 1, chips: chips(ev.stack) }), ""];
     case "rebuy": return [t("log.rebuy", { name, chips: chips(ev.stack) }), ""];
-    case "left": return [t(ev.reason === "busted" ? "log.left_busted" : ev.reason === "sat_out" ? "log.left_sat_out" : "log.left", { name }), ""];
+    case "left": return [t({ busted: "log.left_busted", sat_out: "log.left_sat_out", removed: "log.left_removed" }[ev.reason]
+      || "log.left", { name }), ""];
+    case "locked": return [t(ev.locked ? "log.locked" : "log.unlocked"), ""];
     case "leaving": return [t("log.leaving", { name }), ""];
     case "sat_out": return [t(ev.reason === "timeouts" ? "log.sat_out_timeouts" : "log.sat_out", { name }), ""];
     case "sat_in": return [t("log.sat_in", { name }), ""];

@@ -201,7 +201,10 @@ class Directory:
 
     async def ask(self, room: str, make: Callable[[Origin], Command], timeout: float) -> dict[str, Any] | None:
         """Send an internal command to the room's owner and wait for the answer (None:
-        no answer in time)."""
+        no answer in time). The room is shown here meanwhile: an answer that goes out with
+        a change travels in the change, which only the processes showing the room get."""
+        if await self.views.open(room) is None:
+            return error_message("no_such_room", f"no room {room[:64]!r}", None, "room")
         internal = self.sessions.internal
         seq = self.sessions.next_seq()
         origin = Origin(self.node, 0, seq, seq, "", "")

@@ -94,7 +94,8 @@ class Node:
         self.directory: Directory | None = None
         self.views: Views | None = None
         self.on_lobby: Callable[[], None] = lambda: None
-        self.on_player_message: Callable[[str, dict[str, Any]], None] = lambda player, message: None
+        # a message for one player's connections here (and True: close them after it)
+        self.on_player_message: Callable[[str, dict[str, Any], bool], None] = lambda player, message, close: None
         self._inbox_after = "0-0"
         self._stopping = False
 
@@ -223,7 +224,7 @@ class Node:
             except Exception:
                 data = None
             if isinstance(data, dict) and "to" in data:  # a message for one player's connections
-                self.on_player_message(data["to"], data["message"])
+                self.on_player_message(data["to"], data["message"], bool(data.get("close")))
             else:
                 self.on_lobby()
             return

@@ -61,6 +61,7 @@ _TICK = object()
 _TAKE_BACK = object()
 CATCH_UP_ENTRIES = 300  # stream entries a new owner reads for its last hand's records (a hand and more)
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
+CREATOR_ACTS = ("remove_seat", "lock")  # changes a room's creator asks for, kept in the audit log too
 
 
 LEASE_SAFETY = 0.8  # act as if a lease ran out after this share of its time
@@ -404,6 +405,19 @@ class RoomActor:
         self._publish_summary()
         await self._after(change)
         await self._record(hand_results(before, change.table, change.events))
+        if change.kind in CREATOR_ACTS and change.origin is not None and change.origin.player:
+            await self._audit(change)
+
+    async def _audit(self, change: Change) -> None:
+        """The room creator's act (a seat removed, the room locked) in the audit log, as an
+        operator's are (server/moderation.py); the room's stream has it too."""
+        origin = change.origin
+        assert origin is not None
+        detail = {k: v for e in change.events for k, v in e.items() if k in ("seat", "player", "stack", "locked")}
+        try:
+            await self.store.audit(change.kind, self.room, f"creator {origin.player} ({origin.name})", "", detail)
+        except UNAVAILABLE:
+            log.warning("room %s: the audit log missed a %s (Redis unavailable)", self.room, change.kind)
 
     async def _record_last_hand(self) -> None:
         """Write the records of the last hand again, from the stream, if it is over: the

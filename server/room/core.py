@@ -83,8 +83,12 @@ class Join:
 
 @dataclass(frozen=True)
 class Leave:
+    """Free my seat (at once between hands, else when the hand ends). Sent by the server
+    itself for a banned player (``player`` set, origin internal)."""
+
     kind: ClassVar[str] = "leave"
     origin: Origin
+    player: str | None = None  # whose seat (None: the requester's)
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,36 @@ class Say:
 
 
 @dataclass(frozen=True)
+class RemoveSeat:
+    """The room's creator frees someone else's seat between its hands (chips to the wallet);
+    or an operator does (``operator``: sent by the server itself, never by a client)."""
+
+    kind: ClassVar[str] = "remove_seat"
+    origin: Origin
+    seat: int
+    operator: bool = False
+
+
+@dataclass(frozen=True)
+class Close:
+    """An operator closes the room: every person's seat freed and paid out, at once
+    between hands, else when the hand being played ends. Sent by the server itself."""
+
+    kind: ClassVar[str] = "close"
+    origin: Origin
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Lock:
+    """The room's creator locks the room (nobody new sits down) or opens it again."""
+
+    kind: ClassVar[str] = "lock"
+    origin: Origin
+    locked: bool
+
+
+@dataclass(frozen=True)
 class Settle:
     """Was buy-in ``xid`` stored in this room? (asked by the transfer sweeper)"""
 
@@ -164,9 +198,10 @@ class Settle:
     xid: str
 
 
-Command = Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Say | Settle
+Command = (Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Say | RemoveSeat | Lock
+           | Close | Settle)
 COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, AutoPlay, SetSeed, Act,
-                                                 Say, Settle)}
+                                                 Say, RemoveSeat, Lock, Close, Settle)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -322,13 +357,17 @@ class RoomCore:
         if isinstance(cmd, Settle):
             return Reply(origin, _with_ref(
                 {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
-        whose = cmd.player if isinstance(cmd, AutoPlay) and cmd.player is not None else origin.player
+        whose = cmd.player if isinstance(cmd, AutoPlay | Leave) and cmd.player is not None else origin.player
         seat = tbl.seat_of(self.table, whose)
         if isinstance(cmd, Join):
             if self.table.closed:
                 raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
             if not tbl.may_enter(self.table, origin.player, cmd.code):
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
+            if self.table.closing and seat is None:
+                raise ProtocolError("no_such_room", "this room is being closed by the operator", "room")
+            if self.table.locked and seat is None:
+                raise ProtocolError("room_locked", "the player who made this table locked it: nobody new sits down")
             if cmd.again and seat is not None and cmd.seat in (None, seat):
                 return Reply(origin, {"t": ROOM_ANSWER, "room": self.room, "version": self.table.version,
                                       "ref": origin.ref})
@@ -341,13 +380,28 @@ class RoomCore:
                                 debit=Debit(xid, origin.player, buy_in))
         if isinstance(cmd, Say):
             return self._say(cmd, seat, now)
+        if isinstance(cmd, RemoveSeat | Lock | Close):  # the creator or an operator moderates
+            if self.table.closed:
+                raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+            t, forget = self._draft()
+            if isinstance(cmd, Close):
+                events = tbl.close(t, "operator")
+                done = {"t": "_done", "room": self.room, "pending": not t.closed}
+                return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "msg", done)])
+            if isinstance(cmd, RemoveSeat):
+                events = tbl.remove_seat(t, None if cmd.operator else origin.player, cmd.seat)
+            else:
+                events = tbl.lock(t, origin.player, cmd.locked)
+            answer = Answer(origin, "msg", {"t": "_done", "room": self.room}) if isinstance(cmd, RemoveSeat) \
+                and cmd.operator else Answer(origin, "room")
+            return self._change(t, events, cmd.kind, forget, origin, [answer])
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat in this room")
         if self.table.league is not None and isinstance(cmd, Leave | SitOut | AutoPlay) and not self.table.closed:
             raise ProtocolError("league_seat", "a league seat is held until the match ends; while you are "
                                 "away the game's timeout action plays your turns")
         if isinstance(cmd, Leave):
-            return self._leave(seat, origin)
+            return self._leave(seat, origin, internal=cmd.player is not None)
         if isinstance(cmd, AddBot):
             if self.table.league is not None:
                 raise ProtocolError("league_seat", "a league match is played by its entrants only")
@@ -405,16 +459,21 @@ class RoomCore:
         said = {"t": "said", "room": self.room, "version": self.table.version + 1}
         return self._change(t, events, "say", forget, cmd.origin, [Answer(cmd.origin, "msg", said)])
 
-    def _leave(self, seat: int, origin: Origin) -> Change | Reply:
+    def _leave(self, seat: int, origin: Origin, internal: bool = False) -> Change | Reply:
+        """A player leaves ``seat``; ``internal``: the server asked (a ban), and waits for
+        a ``_done`` answer whether or not the seat is freed at once."""
         info = self.table.seats[seat]
         assert info is not None
         # stack and wallet are not known until the hand ends: the chips are still in play
         pending_msg = {"t": "left", "room": self.room, "seat": seat, "pending": True, "stack": None, "wallet": None}
         if info.leaving:  # asked twice: still pending, nothing new
-            return Reply(origin, _with_ref(pending_msg, origin.ref))
+            return Reply(origin, _with_ref(pending_msg if not internal else {"t": "_done", "room": self.room,
+                                                                             "pending": True}, origin.ref))
         t, forget = self._draft()
         pending, _stack, events = tbl.leave(t, seat)
         answers = [Answer(origin, "msg", pending_msg)] if pending else []
+        if internal:
+            answers = [Answer(origin, "msg", {"t": "_done", "room": self.room, "pending": pending})]
         return self._change(t, events, "leave", forget, origin, answers)
 
     # --- timers ------------------------------------------------------------------------
@@ -434,7 +493,11 @@ class RoomCore:
     def _close_at(self) -> int | None:
         """When this room closes for being empty, if nobody sits down before."""
         t = self.table
-        if t.closed or not self.close_empty_after_ms or t.empty_since_ms is None or tbl.playing(t):
+        if t.closed or tbl.playing(t):
+            return None
+        if t.closing:  # closed by an operator during the hand now over: at once
+            return 0
+        if not self.close_empty_after_ms or t.empty_since_ms is None:
             return None
         return t.empty_since_ms + self.close_empty_after_ms
 
@@ -463,6 +526,8 @@ class RoomCore:
         ``"close"``); None if it cannot be taken after all (remembered, not retried)."""
         if step == "close":
             t, forget = self._draft()
+            if t.closing:
+                return self._change(t, tbl.close(t, "operator"), "close", forget)
             t.closed = True
             return self._change(t, [{"type": "room_closed", "reason": "empty"}], "close", forget)
         if step == "stand_up":  # which seats depends on a setting: drawn, so that a replay needs none
@@ -691,4 +756,5 @@ def lobby_summary(table: tbl.Table) -> dict[str, Any]:
         "room": table.room, "game": table.game, "name": table.options["name"], "seats": len(table.seats),
         "players": sum(1 for s in table.seats if s is not None), "playing": tbl.playing(table),
         "bots": sum(1 for s in table.seats if s is not None and s.bot), "config": table.config,
+        **({"locked": True} if table.locked else {}),
     }

@@ -118,6 +118,9 @@ class Table:
     # room closes when one seat holds every chip (or after "hands" hands, a safety cap:
     # the rest placed by stack).
     league: dict[str, Any] | None = None
+    creator: str | None = None  # the player who made the room: may remove seats and lock it
+    locked: bool = False  # locked by its creator: nobody new sits down (watching is open)
+    closing: bool = False  # an operator closes it once the hand being played is over
     # the chat's last CHAT_KEPT lines (its chat events; replaced, never changed in place)
     chat: list[dict[str, Any]] = field(default_factory=list)
     # chips moving between wallets and this table (see server/room/core.py):
@@ -517,13 +520,69 @@ def next_stand_up_ms(table: Table, after_ms: int) -> int | None:
     return min(times, default=None)
 
 
-def stand_up(table: Table, seat: int) -> list[Event]:
-    """Free ``seat`` (one of :func:`overdue_sitters`): its stack goes back to the wallet,
-    as a leaver's does, with the reason ``"sat_out"``."""
+def stand_up(table: Table, seat: int, reason: str = "sat_out") -> list[Event]:
+    """Free ``seat`` outside a hand it is in (one of :func:`overdue_sitters`, reason
+    ``"sat_out"``; or removed by the room's creator, ``"removed"``): its stack goes back
+    to the wallet, as a leaver's does."""
     info = table.seats[seat]
     assert info is not None
     table.seats[seat] = None
-    return [{"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": "sat_out"}]
+    return [{"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": reason}]
+
+
+def close(table: Table, reason: str) -> list[Event]:
+    """Close the room for ``reason`` (``"operator"``): every person's seat freed (reason
+    ``"closed"``, its stack back to the wallet) and the room closed; during a hand, marked
+    ``closing`` (a ``closing`` event) and closed once the hand is over. Bot seats keep
+    their granted chips on the closed table, as in a room closed for being empty."""
+    if table.league is not None:
+        raise ProtocolError("league_seat", "a league match's room closes when its match is over")
+    if playing(table):
+        if table.closing:
+            return []
+        table.closing = True
+        return [{"type": "closing", "reason": reason}]
+    events = [stand_up(table, i, "closed")[0] for i, s in enumerate(table.seats) if s is not None and not s.bot]
+    table.closing = False
+    table.closed = True
+    return events + [{"type": "room_closed", "reason": reason}]
+
+
+def remove_seat(table: Table, by: str | None, seat: int) -> list[Event]:
+    """The room's creator ``by`` (None: an operator) removes whoever sits in ``seat``,
+    between that seat's hands; raises :class:`ProtocolError` when it may not."""
+    if by is not None:
+        check_creator(table, by, "remove a seat")
+    elif table.league is not None:
+        raise ProtocolError("league_seat", "a league match's seats are held until the match is over")
+    if not 0 <= seat < len(table.seats):
+        raise ProtocolError("bad_seat", f"seat must be 0..{len(table.seats) - 1}", "seat")
+    info = table.seats[seat]
+    if info is None:
+        raise ProtocolError("seat_empty", f"nobody sits in seat {seat}", "seat")
+    if info.player == by:
+        raise ProtocolError("bad_seat", "that is your own seat: leave it instead", "seat")
+    if info.bot:  # its chips were granted to the table, and it has no wallet to go back to
+        raise ProtocolError("bad_seat", "a bot's seat stays until the room closes", "seat")
+    if in_hand(table, seat):
+        raise ProtocolError("hand_not_over", "a seat dealt into the hand being played is removed once it is over")
+    return stand_up(table, seat, "removed")
+
+
+def lock(table: Table, by: str, locked: bool) -> list[Event]:
+    """The room's creator ``by`` locks the room (nobody new sits down) or opens it again."""
+    check_creator(table, by, "lock it")
+    if table.locked == locked:
+        return []
+    table.locked = locked
+    return [{"type": "locked", "locked": locked}]
+
+
+def check_creator(table: Table, player: str, what: str) -> None:
+    if table.league is not None:
+        raise ProtocolError("league_seat", "a league match's room is run by its league")
+    if table.creator is None or table.creator != player:
+        raise ProtocolError("not_room_creator", f"only the player who made this room may {what}")
 
 
 def show(table: Table, game: Game, seat: int) -> list[Event]:
@@ -857,6 +916,9 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "next_hand_ms": table.next_hand_ms,
         "bot_act_ms": table.bot_act_ms,
         **({"chat": table.chat} if table.chat else {}),
+        **({"creator": table.creator} if table.creator is not None else {}),
+        **({"locked": True} if table.locked else {}),
+        **({"closing": True} if table.closing else {}),
         "answers": table.answers,
         "xin": table.xin,
         "xout": table.xout,
@@ -894,6 +956,9 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         fair=d.get("fair"),
         league=d.get("league"),  # absent in snapshots written before leagues
         chat=list(d.get("chat", ())),  # absent while nobody talked
+        creator=d.get("creator"),  # absent in rooms made before moderation
+        locked=d.get("locked", False),
+        closing=d.get("closing", False),
     )
 
 

@@ -152,6 +152,8 @@ class RoomView:
             "view": None, "timer": timer, "next_hand_ms": None if playing else t.next_hand_ms,
             "code": t.code,  # everyone here had it (or sits here): they may share it
             "closed": t.closed,
+            "creator": t.creator,
+            "locked": t.locked,
             "league": tbl.public_league(t),
             "fairness": self._fair[1],
         }

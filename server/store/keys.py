@@ -68,6 +68,7 @@ class Keys:
         self.leagues = p + "leagues"  # league name -> what it publishes: list entry, league message
         self.league_defs = p + "league-defs"  # league name -> a league the servers run (league_create)
         self.league_runs = p + "league-runs"  # league name -> the state of its run (league_run)
+        self.audit = p + "audit"  # a stream: every moderation act (server/moderation.py)
 
     # --- rooms ---------------------------------------------------------------------
 

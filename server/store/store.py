@@ -342,6 +342,74 @@ class Store:
         return int(await self.redis.hget(self.keys.player(player), "wallet") or 0)
 
     @_gated
+    async def player_exists(self, player: str) -> bool:
+        return bool(await self.redis.exists(self.keys.player(player)))
+
+    @_gated
+    async def set_player_flag(self, player: str, flag: str, value: Any) -> None:
+        """Set (or, with None, clear) a moderation field of a player: ``muted_until``
+        (epoch ms) or ``banned`` (the reason)."""
+        if value is None:
+            await self.redis.hdel(self.keys.player(player), flag)
+        else:
+            await self.redis.hset(self.keys.player(player), flag, value)
+
+    @_gated
+    async def muted_until(self, player: str) -> int:
+        """Until when (epoch ms) an operator muted the player's chat; 0: not muted."""
+        return int(await self._cmd("HGET", self.keys.player(player), "muted_until") or 0)
+
+    @_gated
+    async def banned(self, player: str) -> str | None:
+        """Why an operator banned the player, or None."""
+        reason = await self.redis.hget(self.keys.player(player), "banned")
+        return None if reason is None else _text(reason)
+
+    @_gated
+    async def adjust_wallet(self, player: str, amount: int) -> tuple[bool, Any]:
+        """An operator's credit or debit (see ``lua/adjust_wallet.lua``): ``(True, wallet)``,
+        or ``(False, "no_such_player" | "insufficient_funds")``."""
+        r = await self._run("adjust_wallet", [self.keys.player(player)], [amount])
+        return (True, int(r[1])) if int(r[0]) == 1 else (False, _text(r[1]))
+
+    @_gated
+    async def find_players(self, name: str, limit: int) -> list[dict[str, Any]]:
+        """Players whose name contains ``name`` (any case), at most ``limit``, by name: a
+        scan of every player, for an operator's search."""
+        needle = name.casefold()
+        found = []
+        for pid in sorted(_text(p) for p in await self.redis.smembers(self.keys.players)):
+            fields = await self.redis.hmget(self.keys.player(pid), ["name", "wallet", "muted_until", "banned",
+                                                                     "subject"])
+            who = _text(fields[0] or b"?")
+            if needle in who.casefold():
+                found.append({"player": pid, "name": who, "wallet": int(fields[1] or 0),
+                              "muted_until": int(fields[2] or 0) or None,
+                              "banned": None if fields[3] is None else _text(fields[3]),
+                              "signed_in": fields[4] is not None})
+        return sorted(found, key=lambda p: (p["name"].casefold(), p["player"]))[:limit]
+
+    @_gated
+    async def audit(self, act: str, target: str, by: str, reason: str, detail: Mapping[str, Any]) -> None:
+        """Add a moderation act to the audit stream (its last 10,000 kept)."""
+        await self.redis.xadd(self.keys.audit, {"act": act, "target": target, "by": by, "reason": reason,
+                                                "detail": json.dumps(dict(detail), ensure_ascii=False)},
+                              maxlen=10_000, approximate=True)
+
+    @_gated
+    async def audit_log(self, count: int) -> list[dict[str, Any]]:
+        """The last ``count`` acts of the audit stream, newest first."""
+        out = []
+        for xid, fields in await self.redis.xrevrange(self.keys.audit, count=count):
+            f = {_text(k): _text(v) for k, v in fields.items()}
+            ms = int(_text(xid).split("-")[0])
+            out.append({"id": _text(xid), "time_ms": ms,
+                        "time": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ms / 1000)),
+                        "act": f.get("act", ""), "target": f.get("target", ""), "by": f.get("by", ""),
+                        "reason": f.get("reason", ""), "detail": json.loads(f.get("detail") or "{}")})
+        return out
+
+    @_gated
     async def seat_candidates(self, player: str) -> set[str]:
         """Rooms the player may sit in: the seat index, plus rooms of unfinished buy-ins."""
         k = self.keys
@@ -756,9 +824,11 @@ class Store:
             await self.redis.hset(self.keys.league_runs, name, pack(dict(state)))
 
     @_gated
-    async def tell_player(self, player: str, message: Mapping[str, Any]) -> None:
-        """Send ``message`` to every connection of ``player``, on whichever process."""
-        await self._cmd("PUBLISH", self.keys.lobby_channel, pack({"to": player, "message": dict(message)}))
+    async def tell_player(self, player: str, message: Mapping[str, Any], close: bool = False) -> None:
+        """Send ``message`` to every connection of ``player``, on whichever process (and
+        with ``close``, close them after it: a ban)."""
+        await self._cmd("PUBLISH", self.keys.lobby_channel,
+                        pack({"to": player, "message": dict(message), **({"close": True} if close else {})}))
 
     # --- short locks and quick match ---------------------------------------------------
 

@@ -48,3 +48,16 @@ def test_the_community_room_command_is_a_valid_server_setup():
     assert argv[:2] == [".venv/bin/cardroom", "serve"]
     settings = settings_from(build_parser().parse_args(argv[1:]), {"CARDROOM_AUTH_JWT_SECRET": "x" * 32})
     assert settings.auth_required and settings.auth_login_url == "https://club.example/login"
+
+
+def test_the_operator_commands_of_the_readme_are_real_commands():
+    import shlex
+
+    from server.cli import build_parser
+
+    block = README.split("## Running a community room", 1)[1].split("```")[3]  # the second code block
+    lines = [line for line in block.splitlines() if line.startswith(".venv/bin/cardroom")]
+    assert len(lines) == 4
+    for line in lines:
+        args = build_parser("admin").parse_args(shlex.split(line)[1:])  # exits on an unknown flag
+        assert args.command == "admin"

@@ -190,10 +190,15 @@ async def test_a_busted_bot_rebuys_with_a_recorded_grant_and_chips_stay_conserve
     rebuy = events[-1]
     assert rebuy["seat"] in (1, 2) and rebuy["stack"] == 3 and rebuy["amount"] == 3 and rebuy["player"] == f"bot-{room}-{rebuy['seat']}"
     assert not [e for e in events if e["type"] == "left"]  # the bot kept its seat
+    # the table stops (bots never play a hand alone), so that nothing is granted meanwhile
+    await c.request({"t": "sit_out", "room": room})
+    for _ in range(200):
+        if not (await c.request({"t": "sync", "room": room}))["playing"]:
+            break
+        await asyncio.sleep(0.05)
     # the bots' grants are recorded on the room: both first buy-ins and at least one re-buy
     room_granted = int(await app.store.redis.hget(app.store.keys.room(room), "granted"))
     assert room_granted >= 3 + 3 + 3
-    await asyncio.sleep(0.05)
     totals = await assert_chips_conserved(app)
     assert totals["grants"] == room_granted + 10_000
     await c.close()

@@ -261,6 +261,12 @@ ROOM_EVENT_SAMPLES = [
     {"type": "placed", "seat": 2, "player": "p-c", "place": 1},
     {"type": "room_closed", "reason": "empty"},
     {"type": "room_closed", "reason": "match_over"},
+    {"type": "room_closed", "reason": "operator"},
+    {"type": "closing", "reason": "operator"},
+    {"type": "locked", "locked": True},
+    {"type": "locked", "locked": False},
+    {"type": "chat", "seat": 1, "player": "p-b", "name": "Bob", "text": "gl all", "time_ms": 1},
+    {"type": "chat", "seat": None, "player": "p-w", "name": "Watcher", "text": "go Bob", "time_ms": 2},
 ]
 
 
@@ -291,6 +297,12 @@ def test_every_room_event_type_has_its_words():
         "Bot Ada finishes in place 1",
         "The room is closed: nobody sat in it for a while",
         "The match is over: the room is closed",
+        "The room is closed by the operator",
+        "The operator closes the room once this hand is over",
+        "The room is locked: nobody new sits down",
+        "The room is open again",
+        "Bob says: gl all",
+        "Watcher says: go Bob",
     ]
 
 

@@ -115,6 +115,13 @@ async def test_metrics_and_admin_are_for_operators(make_app):
     assert status == 200 and "cardroom_connections" in body
     status, body = await asyncio.to_thread(get, app.url + "admin", token)
     assert status == 200 and room in body and "Big table" in body and app.node_id in body
+    await c.request({"t": "lock", "room": room, "locked": True})  # an act the audit log keeps
+    for _ in range(50):
+        status, body = await asyncio.to_thread(get, app.url + "admin", token)
+        if "Last moderation acts" in body and f"creator {c.player}" in body:
+            break
+        await asyncio.sleep(0.05)
+    assert f"<td>lock</td><td>{room}</td>" in body and 'href="/admin/console"' in body
     await c.close()
 
 
