@@ -28,7 +28,11 @@ async def play_hands(app, clients: list[Client], game_name: str, hands: int, **o
     play ``hands`` hands to their end over the wire; the room id."""
     seats = len(clients) + options.get("bots", 0)
     reply = await clients[0].request({"t": "create_room", "game": game_name, "options": {
-        "seats": seats, "first_hand_players": len(clients), "between_hands_seconds": 0, "buy_in_default": BUY_IN, "bot_delay_seconds": 0, **options}})
+        "seats": seats, "first_hand_players": len(clients), "between_hands_seconds": 0, "buy_in_default": BUY_IN,
+        # the hand dealt after the last one played here is never played: no clock may end it
+        # while the test goes on (on a loaded machine it ran past the default 30 s, and a
+        # third hand of the first game was counted)
+        "action_seconds": 3600, "bot_delay_seconds": 0, **options}})
     room = reply["room"]
     for i, c in enumerate(clients):
         assert (await c.request({"t": "join", "room": room, "seat": i}))["t"] == "room"

@@ -28,6 +28,10 @@ async def test_the_documented_two_player_snippet_plays_a_hand(make_app, capsys):
     out = capsys.readouterr().out
     assert "alice wallet 10000" in out and "final stacks" in out
     assert "alice left the table" in out and "bob left the table" in out
+    # each player acted itself: the server never had to (an action id used twice, as when
+    # the snippet kept the version of the join's snapshot, is answered as a resend, and
+    # the turn clock then played the hand)
+    assert "sees timed_out" not in out and "sees action" in out
     totals = await app.store.chip_audit()
     assert totals["grants"] == totals["wallets"] + totals["tables"] + totals["pending"] == 20_000
     assert totals["tables"] == 0  # both stood up: no chips left locked at the table
