@@ -717,7 +717,7 @@ class RoomCore:
             t.empty_since_ms = self._now
         payouts = []
         for e in events:
-            if e.get("type") != "left":
+            if e.get("type") != "left" or e.get("bot"):  # a bot's chips leave the game (granted_chips)
                 continue
             xid = self._draw(self._new_id)
             t.xout.append([xid, e["player"], e["stack"], e["seat"], e["reason"]])

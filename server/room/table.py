@@ -389,7 +389,8 @@ def seat_bots(table: Table, count: int) -> list[Event]:
 
 
 def granted_chips(events: list[Event]) -> dict[str, int]:
-    """Chips a change grants (new chips entering the game): bot buy-ins and bot re-buys.
+    """Chips a change grants (new chips entering the game): bot buy-ins and bot re-buys;
+    and takes back (negative): a bot's stack when its seat is removed (it has no wallet).
 
     The room records them as granted to itself (``{room}.granted``) in the same atomic
     write as the change, so ``grants = wallets + tables + pending`` keeps holding.
@@ -398,6 +399,8 @@ def granted_chips(events: list[Event]) -> dict[str, int]:
     for e in events:
         if e.get("type") == "joined" and e.get("bot"):
             out[e["player"]] = out.get(e["player"], 0) + e["stack"]
+        elif e.get("type") == "left" and e.get("bot"):
+            out[e["player"]] = out.get(e["player"], 0) - e["stack"]
         elif e.get("type") in ("rebuy", "stack_reset"):  # a reset's amount may be negative
             out[e["player"]] = out.get(e["player"], 0) + e["amount"]
     return out
@@ -527,14 +530,17 @@ def stand_up(table: Table, seat: int, reason: str = "sat_out") -> list[Event]:
     info = table.seats[seat]
     assert info is not None
     table.seats[seat] = None
-    return [{"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": reason}]
+    event: Event = {"type": "left", "seat": seat, "player": info.player, "stack": info.stack, "reason": reason}
+    if info.bot:  # no wallet: its chips leave the game (a negative grant, granted_chips)
+        event["bot"] = True
+    return [event]
 
 
 def close(table: Table, reason: str) -> list[Event]:
-    """Close the room for ``reason`` (``"operator"``): every person's seat freed (reason
-    ``"closed"``, its stack back to the wallet) and the room closed; during a hand, marked
-    ``closing`` (a ``closing`` event) and closed once the hand is over. Bot seats keep
-    their granted chips on the closed table, as in a room closed for being empty."""
+    """Close the room for ``reason`` (``"operator"``): every seat freed (reason
+    ``"closed"``: a person's stack back to the wallet, a bot's taken back) and the room
+    closed; during a hand, marked ``closing`` (a ``closing`` event) and closed once the
+    hand is over."""
     if table.league is not None:
         raise ProtocolError("league_seat", "a league match's room closes when its match is over")
     if playing(table):
@@ -542,7 +548,7 @@ def close(table: Table, reason: str) -> list[Event]:
             return []
         table.closing = True
         return [{"type": "closing", "reason": reason}]
-    events = [stand_up(table, i, "closed")[0] for i, s in enumerate(table.seats) if s is not None and not s.bot]
+    events = [stand_up(table, i, "closed")[0] for i, s in enumerate(table.seats) if s is not None]
     table.closing = False
     table.closed = True
     return events + [{"type": "room_closed", "reason": reason}]
@@ -562,8 +568,6 @@ def remove_seat(table: Table, by: str | None, seat: int) -> list[Event]:
         raise ProtocolError("seat_empty", f"nobody sits in seat {seat}", "seat")
     if info.player == by:
         raise ProtocolError("bad_seat", "that is your own seat: leave it instead", "seat")
-    if info.bot:  # its chips were granted to the table, and it has no wallet to go back to
-        raise ProtocolError("bad_seat", "a bot's seat stays until the room closes", "seat")
     if in_hand(table, seat):
         raise ProtocolError("hand_not_over", "a seat dealt into the hand being played is removed once it is over")
     return stand_up(table, seat, "removed")

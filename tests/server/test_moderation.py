@@ -61,3 +61,26 @@ async def test_a_locked_room_takes_nobody_new_and_leaves_the_lobby_and_quick_mat
     assert (await a.request({"t": "lock", "room": room, "locked": False}))["locked"] is False
     d = await connect("dave")
     assert (await d.request({"t": "join", "room": room}))["t"] == "room"
+
+
+async def test_a_bots_seat_removed_takes_its_granted_chips_back(make_app):
+    from server.games import GAMES
+
+    from .wsclient import Client
+
+    app = await make_app(games=GAMES)
+    a = await Client.connect(app.ws_url)
+    await a.hello("alice")
+    room = (await a.request({"t": "create_room", "game": "holdem", "options": {
+        "seats": 3, "first_hand_players": 3, "bots": 1, "buy_in_default": 700}}))["room"]
+    granted = int(await app.store.redis.hget(app.store.keys.room(room), "granted"))
+    assert granted == 700
+    snap = await a.request({"t": "remove_seat", "room": room, "seat": 1})
+    assert snap["seats"][1] is None
+    event = await a.expect("event", room=room, event=lambda e: e["type"] == "left")
+    assert (event["event"]["bot"], event["event"]["stack"], event["event"]["reason"]) == (True, 700, "removed")
+    assert int(await app.store.redis.hget(app.store.keys.room(room), "granted")) == 0
+    audit = await app.store.chip_audit()
+    assert audit["grants"] == audit["wallets"] + audit["tables"] + audit["pending"]
+    assert audit["pending"] == 0  # nothing owed to a bot
+    await a.close()
