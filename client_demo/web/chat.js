@@ -31,6 +31,14 @@ export class Chat {
     this.lines = new Map(); // room id -> its lines (chat events), oldest first
     this.drafts = new Map(); // room id -> what is being typed
     this.muted = mutedPlayers();
+    this.unread = new Map(); // room id -> lines said while its chat was not on screen
+  }
+
+  /** "· 2 new in chat" beside the folded panel's heading; none once the panel is open. */
+  unreadBadge(roomId, open) {
+    if (open) this.unread.delete(roomId);
+    const n = this.unread.get(roomId) || 0;
+    return n ? h("span", { class: "chat-unread", "data-testid": "chat-unread" }, t("chat.unread", { n })) : null;
   }
 
   /** The `chat` message: the room's last lines, after a snapshot (they replace ours). */
@@ -52,6 +60,13 @@ export class Chat {
       shown.scrollTop = shown.scrollHeight;
     } else if (ev.player !== me) { // the chat is not on screen (another room, or the panel is closed)
       if (shown) this.redraw(roomId);
+      this.unread.set(roomId, (this.unread.get(roomId) || 0) + 1);
+      const toggle = this.store.current === roomId ? document.querySelector(".history-toggle") : null;
+      if (toggle) {
+        const old = toggle.querySelector("[data-testid=chat-unread]");
+        const badge = this.unreadBadge(roomId, false);
+        if (old) old.replaceWith(badge); else toggle.append(badge);
+      }
       this.app.toast(`${ev.name}: ${ev.text}`, "chat", 5000);
     }
   }

@@ -88,8 +88,12 @@ def test_on_a_phone_a_line_comes_over_the_table_and_spectators_talk_where_allowe
     expect(table(phone)).to_be_visible()
     say(host, "welcome, fan")
     expect(phone.get_by_test_id("toast").filter(has_text="host: welcome, fan")).to_be_visible()
+    expect(phone.get_by_test_id("chat-unread")).to_have_text("· 1 new in chat")  # on the folded panel
+    say(host, "still there?")
+    expect(phone.get_by_test_id("chat-unread")).to_have_text("· 2 new in chat")
     screenshot(phone, shots, "phone-chat-toast")
-    phone.locator(".history-toggle").click()
+    phone.get_by_test_id("history-toggle").click()
+    expect(phone.get_by_test_id("chat-unread")).to_have_count(0)  # read
     expect(phone.get_by_test_id("chat-input")).to_be_visible()  # this room lets spectators talk
     say(phone, "thanks!")
     expect(host.locator("[data-testid=chat-list] li").last).to_contain_text("fan: thanks!")
