@@ -864,7 +864,10 @@ def rebuy_short_bots(table: Table) -> list[Event]:
     """No hand can be dealt with the ready seats: top up every ready bot below the room's
     ``buy_in_default`` (``rebuy`` events, newly granted chips), since one too short for
     the game (e.g. below Zha Jin Hua's ante after its last hand) would otherwise keep its
-    seat and stop the table for good. Nothing when no such bot sits here."""
+    seat and stop the table for good. Nothing when no such bot sits here, nor in a
+    league match's room (its stacks are the match's: a bot there is an entrant)."""
+    if table.league is not None:
+        return []
     target = table.options["buy_in_default"]
     events: list[Event] = []
     for i in ready_seats(table):
