@@ -252,8 +252,8 @@ class Lobby:
 
     async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:
         view = await self._view(msg.room)
-        if view.table.closed and view.seat_of(session.player_id) is None:
-            raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+        if view.seat_of(session.player_id) is None:  # its players may still look at a closed room
+            tbl.check_open(view.table)
         if not tbl.may_enter(view.table, session.player_id, msg.code):
             raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
         self.views.watch(view, session)

@@ -360,8 +360,7 @@ class RoomCore:
         whose = cmd.player if isinstance(cmd, AutoPlay | Leave) and cmd.player is not None else origin.player
         seat = tbl.seat_of(self.table, whose)
         if isinstance(cmd, Join):
-            if self.table.closed:
-                raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+            tbl.check_open(self.table)
             if not tbl.may_enter(self.table, origin.player, cmd.code):
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
             if self.table.closing and seat is None:
@@ -381,8 +380,7 @@ class RoomCore:
         if isinstance(cmd, Say):
             return self._say(cmd, seat, now)
         if isinstance(cmd, RemoveSeat | Lock | Close):  # the creator or an operator moderates
-            if self.table.closed:
-                raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+            tbl.check_open(self.table)
             t, forget = self._draft()
             if isinstance(cmd, Close):
                 events = tbl.close(t, "operator")
@@ -446,8 +444,7 @@ class RoomCore:
 
     def _say(self, cmd: Say, seat: int | None, now: int) -> Change:
         """A chat line: from a seated player, or a spectator where the room allows it."""
-        if self.table.closed:
-            raise ProtocolError("no_such_room", "this room was closed: nobody played in it for a while", "room")
+        tbl.check_open(self.table)
         if seat is None and not (cmd.spectator and self.table.options.get("spectator_chat")):
             raise ProtocolError("not_seated", "only the players seated here may talk in this room's chat"
                                 if cmd.spectator else "you hold no seat in this room (nor watch it)")

@@ -582,6 +582,13 @@ def lock(table: Table, by: str, locked: bool) -> list[Event]:
     return [{"type": "locked", "locked": locked}]
 
 
+def check_open(table: Table) -> None:
+    """Refuse a request to a closed room (``no_such_room``), whatever closed it."""
+    if table.closed:
+        raise ProtocolError("no_such_room", "this room is closed (nobody played in it for a while, its league "
+                            "match is over, or the operator closed it)", "room")
+
+
 def check_creator(table: Table, player: str, what: str) -> None:
     if table.league is not None:
         raise ProtocolError("league_seat", "a league match's room is run by its league")
