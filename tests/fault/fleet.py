@@ -170,6 +170,15 @@ class Room:
         times = [t for b in self.bots for t, _ in b.ack_times if t > t0]
         return min(times) if times else None
 
+    def describe(self) -> str:
+        """What each bot of the room last saw (for a failure's message)."""
+        def one(b: Bot) -> str:
+            snap = b.latest or {}
+            view = snap.get("view") or {}
+            return (f"{b.name}: version {snap.get('version')}, seat {snap.get('your_seat')}, "
+                    f"to act {view.get('to_act')}, acted on {b.acted_on}")
+        return f"{self.id} ({self.game}): " + "; ".join(one(b) for b in self.bots)
+
 
 @dataclass
 class Fleet:

@@ -231,8 +231,11 @@ async def test_redis_sigkilled_and_restarted_under_two_servers(tmp_path: Path) -
     servers: list[ServerProcess] = []
     fleet = Fleet([])
     try:
-        # a lease long enough for phase 2's restart (the owner keeps its rooms meanwhile)
-        servers = await start_servers(tmp_path, redis, 2, "--lease-ms", "10000")
+        # a lease long enough for phase 2: the leases Redis comes back with were written up
+        # to a third of a lease before the cut, and must not run out before the restart,
+        # however slowly a loaded machine plays the actions after the cut (with a 10 s lease
+        # they ran out once on CI, and the other process took a room at the older version)
+        servers = await start_servers(tmp_path, redis, 2, "--lease-ms", "30000")
         fleet.urls.extend(s.ws_url for s in servers)
         await fleet.open(REDIS_ROOMS, {"action_seconds": 60, "between_hands_seconds": 0},
                          home=lambda i: i % 2)
@@ -248,9 +251,12 @@ async def test_redis_sigkilled_and_restarted_under_two_servers(tmp_path: Path) -
 
         lost, what = await lose_the_last_writes(redis, fleet)
         restarted_at = time.monotonic()
+        holders = [await lease_holder(redis.url, r.id) for r in fleet.rooms]
+        assert holders == [servers[0].node] * len(fleet.rooms), f"leases Redis came back with: {holders}"
         fleet.play()
         await wait_for(lambda: all(r.first_ack_after(restarted_at) for r in fleet.rooms), 30,
-                       "an action in every room after the lost writes")
+                       lambda: "an action in every room after the lost writes: " + " | ".join(
+                           r.describe() for r in fleet.rooms if not r.first_ack_after(restarted_at)))
         resumed = max(t - restarted_at for t in (r.first_ack_after(restarted_at) for r in fleet.rooms) if t)
         await fleet.stop()
         owner = servers[0]
