@@ -256,6 +256,11 @@ class Node:
                     return
                 await asyncio.sleep(outage.failed(exc))
                 continue
+            except Exception:  # never end the loop: forwarded requests would go unanswered for good
+                stop_if_cancelled()
+                log.exception("inbox reader failed")
+                await asyncio.sleep(1.0)
+                continue
             outage.ok()
             for entry_id, message in entries:
                 self._inbox_after = entry_id

@@ -157,14 +157,25 @@ def lease_token(node: str, fence: int) -> str:
     return f"{node} {fence}"
 
 
+#: what redis-py raises, on uvloop, for a connection that Redis closed while it was being
+#: opened (writing its HELLO to the closed transport): a lost connection like any other
+_CLOSED_TRANSPORT = "unable to perform operation on"
+
+
 def _gated(method):
     """Run a Store method under the store's concurrency limit, so that no load can
-    exhaust the connection pool (it queues instead)."""
+    exhaust the connection pool (it queues instead); a connection that closed under
+    redis-py raises :class:`~redis.exceptions.ConnectionError` whichever way it failed."""
 
     @functools.wraps(method)
     async def gated(self, *args, **kwargs):
         async with self._gate:
-            return await method(self, *args, **kwargs)
+            try:
+                return await method(self, *args, **kwargs)
+            except RuntimeError as exc:
+                if _CLOSED_TRANSPORT not in str(exc):
+                    raise
+                raise rx.ConnectionError(f"connection to Redis lost: {exc}") from exc
 
     return gated
 

@@ -188,3 +188,33 @@ async def test_presence_is_refreshed_and_read_alike_on_either_connection(redis_u
     finally:
         await store.aclose()
         await redis.aclose()
+
+
+async def test_a_connection_closed_under_redis_py_is_a_lost_connection(redis_url: str) -> None:
+    """On uvloop, redis-py raises RuntimeError ("unable to perform operation on
+    <TCPTransport closed=True ...>") when Redis closes a connection while it is being
+    opened; the store reports it as the lost connection it is (the node's loops retry a
+    lost connection; a RuntimeError ended the inbox reader for good, and forwarded
+    requests went unanswered after a failover)."""
+    from server.store import Store
+
+    redis = Redis.from_url(redis_url)
+    store = Store(redis, f"{_key()}:")
+
+    async def closed(*_args, **_kwargs):
+        raise RuntimeError("unable to perform operation on <TCPTransport closed=True reading=False>; "
+                           "the handler is closed")
+
+    async def other(*_args, **_kwargs):
+        raise RuntimeError("something else")
+
+    try:
+        redis.xread = closed
+        with pytest.raises(rx.ConnectionError, match="connection to Redis lost"):
+            await store.read_inbox("n-1", "0", block_ms=10)
+        redis.xread = other
+        with pytest.raises(RuntimeError, match="something else"):  # not every RuntimeError
+            await store.read_inbox("n-1", "0", block_ms=10)
+    finally:
+        await store.aclose()
+        await redis.aclose()
