@@ -128,9 +128,13 @@ class App:
                            concurrency=s.redis_pool - reserved_connections(s.redis_pool),
                            blocking=self.clients.blocking,
                            token_seconds=round(s.token_days * 86_400), stream_maxlen=s.history_entries,
-                           keep_closed_ms=round(s.keep_closed_days * 86_400_000))
+                           keep_closed_ms=round(s.keep_closed_days * 86_400_000),
+                           wait_replicas=s.redis_wait_replicas, wait_ms=s.redis_wait_ms)
         if not await self.store.ping():
             raise RuntimeError(f"Redis at {url} does not answer")
+        if s.redis_wait_replicas and (replicas := await self.store.replicas()) < s.redis_wait_replicas:
+            log.warning("Redis has %d replicas connected, fewer than --redis-wait-replicas %d: changes are "
+                        "answered 'unavailable' until enough are", replicas, s.redis_wait_replicas)
         from .store.migrate import hash_plaintext_tokens, migrate_legacy_layout
 
         await migrate_legacy_layout(self.store, self.games)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from .sentinel import SentinelURLError, is_sentinel_url, parse_sentinel_url
+
 
 class SettingsError(ValueError):
     """A setting with a bad value. The message names the setting by its command-line flag
@@ -94,6 +96,8 @@ class Settings:
     room_idle_seconds: float = 60.0
     forward_timeout: float = 2.0
     redis_pool: int = 64
+    redis_wait_replicas: int = 0
+    redis_wait_ms: int = 1000
     node_id: str | None = None
     token_days: float = 30.0
     allowed_origins: str = ""
@@ -135,8 +139,13 @@ class Settings:
         _check(self.send_queue >= 8, "send_queue", "at least 8", self.send_queue)
         _check(self.grant >= 0, "grant", "0 or more", self.grant)
         if self.redis_url is not None:
-            _check(self.redis_url.startswith(("redis://", "rediss://", "unix://")), "redis_url",
-                   "a redis://, rediss:// or unix:// URL", self.redis_url)
+            _check(self.redis_url.startswith(("redis://", "rediss://", "unix://", "redis+sentinel://")), "redis_url",
+                   "a redis://, rediss://, unix:// or redis+sentinel:// URL", self.redis_url)
+            if is_sentinel_url(self.redis_url):
+                try:
+                    parse_sentinel_url(self.redis_url)
+                except SentinelURLError as exc:
+                    raise SettingsError(f"--redis-url: {exc}", "redis_url") from None
         if "{" in self.key_prefix or "}" in self.key_prefix:
             raise SettingsError("--key-prefix must not contain { or } (Redis Cluster hash tags), "
                                 f"got {self.key_prefix!r}", "key_prefix")
@@ -144,6 +153,11 @@ class Settings:
         _check(1 <= self.room_idle_seconds <= 86_400, "room_idle_seconds", "1..86400", self.room_idle_seconds)
         _check(0.1 <= self.forward_timeout <= 60, "forward_timeout", "0.1..60", self.forward_timeout)
         _check(4 <= self.redis_pool <= 10_000, "redis_pool", "4..10000", self.redis_pool)
+        _check(0 <= self.redis_wait_replicas <= 16, "redis_wait_replicas", "0..16", self.redis_wait_replicas)
+        _check(10 <= self.redis_wait_ms <= 4000, "redis_wait_ms", "10..4000", self.redis_wait_ms)
+        if self.redis_wait_replicas and (self.redis_url is None or self.redis_url.startswith("rediss://")):
+            raise SettingsError("--redis-wait-replicas needs --redis-url: a redis://, unix:// or redis+sentinel:// "
+                                "Redis with replicas (not TLS; the embedded Redis has none)", "redis_wait_replicas")
         _check(self.event_loop in EVENT_LOOPS, "event_loop", "auto, uvloop or asyncio", self.event_loop)
         for name in ("max_connections_per_ip", "new_players_per_minute", "new_rooms_per_minute"):
             _check(0 <= getattr(self, name) <= 1_000_000, name, "0 (no limit) to 1000000", getattr(self, name))
@@ -196,7 +210,7 @@ class Settings:
 _FLAGS: dict[str, tuple[str, Any, str]] = {
     "host": ("--host", str, "interface to bind (default 127.0.0.1)"),
     "port": ("--port", int, "TCP port (default 8765; 0 picks a free one)"),
-    "redis_url": ("--redis-url", str, "Redis URL (redis://, unix://); default: start a private redis-server under --data-dir"),
+    "redis_url": ("--redis-url", str, "Redis URL (redis://, unix://, redis+sentinel://sentinel:26379,.../service); default: start a private redis-server under --data-dir"),
     "data_dir": ("--data-dir", Path, "directory for the embedded Redis (default ./data)"),
     "log_level": ("--log-level", str, "DEBUG, INFO, WARNING or ERROR (default INFO)"),
     "key_prefix": ("--key-prefix", str, "prefix of every Redis key (default cardroom:)"),
@@ -212,6 +226,10 @@ _FLAGS: dict[str, tuple[str, Any, str]] = {
     "room_idle_seconds": ("--room-idle-seconds", float, "let go of a room with nothing to do after this long (default 60)"),
     "forward_timeout": ("--forward-timeout", float, "seconds to wait for another process's answer before routing a request again (default 2)"),
     "redis_pool": ("--redis-pool", int, "Redis connections (and concurrent commands) per process (default 64)"),
+    "redis_wait_replicas": ("--redis-wait-replicas", int, "acknowledge a change only once this many replicas "
+                            "hold it (Redis WAIT; default 0: asynchronous replication)"),
+    "redis_wait_ms": ("--redis-wait-ms", int, "how long a change waits for the replicas before it is answered "
+                      "unavailable (default 1000)"),
     "node_id": ("--node-id", str, "this process's id in the cluster, n-... (default: random)"),
     "token_days": ("--token-days", float, "a session token expires after this many days unused (default 30)"),
     "allowed_origins": ("--allowed-origins", str, "comma-separated origins (scheme://host[:port], e.g. https://play.example.com) whose pages may connect besides this server's own ('*': any)"),

@@ -41,6 +41,7 @@ from .history import (
 )
 from .operator_redis import OperatorError, locate_redis
 from .pokerstars import export_hand
+from .sentinel import is_sentinel_url, parse_sentinel_url
 from .store import Keys, unpack
 
 Out = Callable[[str], None]
@@ -132,10 +133,15 @@ def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
     except OperatorError as exc:
         raise HistoryError(str(exc), exc.status) from None
     url, where = located.url, located.where
-    client: Any = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
+    client: Any
+    if is_sentinel_url(url):
+        target = parse_sentinel_url(url)
+        client = target.sync_manager(5, 30).master_for(target.service, socket_connect_timeout=5, socket_timeout=30)
+    else:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=30)
     try:
         try:
-            if int(client.info("cluster").get("cluster_enabled", 0)) == 1:
+            if not is_sentinel_url(url) and int(client.info("cluster").get("cluster_enabled", 0)) == 1:
                 client.close()
                 client = redis.RedisCluster.from_url(url, socket_connect_timeout=5, socket_timeout=30)
             client.ping()

@@ -457,6 +457,8 @@ class RoomActor:
         change, record, whole = self._in_doubt
         try:
             version, stored = await self.store.last_change(self.room)
+            if version == change.table.version and stored == record:
+                await self.store.replicated()  # (with --redis-wait-replicas) on the replicas too
         except UNAVAILABLE:
             return False
         self._in_doubt = None

@@ -1,5 +1,6 @@
 """Redis: the key layout (:mod:`.keys`), every operation (:mod:`.store`), the scripts
-(``lua/``), and connecting to a single Redis or a Redis Cluster (:mod:`.connect`)."""
+(``lua/``), and connecting to a single Redis, a Redis Cluster or the primary Redis
+Sentinel names (:mod:`.connect`, :mod:`server.sentinel`)."""
 
 from .keys import Keys
 from .store import (

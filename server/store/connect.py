@@ -1,4 +1,6 @@
-"""Connecting to Redis: a single server or a Redis Cluster, found out by asking it.
+"""Connecting to Redis: a single server or a Redis Cluster, found out by asking it, or
+the primary that Redis Sentinel names (a ``redis+sentinel://`` URL, see
+:mod:`server.sentinel`).
 
 Three clients share one URL:
 
@@ -9,6 +11,9 @@ Three clients share one URL:
   connection for up to a second at a time.
 * ``pubsub``: a plain client for pub/sub. On a Cluster, ``PUBLISH`` reaches subscribers
   on every node, so subscribing on the node the URL names is enough.
+
+Through Sentinel every client asks a sentinel for the primary whenever it opens a
+connection, so each follows a failover on its next connection.
 
 Library retries are limited to one immediate retry after a broken connection (a
 pooled connection that Redis closed while idle); anything longer is the caller's job.
@@ -21,7 +26,10 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis, RedisCluster
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import SentinelConnectionPool
 from redis.backoff import NoBackoff
+
+from ..sentinel import is_sentinel_url, parse_sentinel_url
 
 COMMAND_TIMEOUT = 5.0  # seconds a single Redis command may take before it counts as unavailable
 CONNECT_TIMEOUT = 2.0
@@ -46,6 +54,11 @@ def _retry() -> Retry:
     return Retry(NoBackoff(), 1)
 
 
+class SentinelBlockingPool(SentinelConnectionPool, BlockingConnectionPool):
+    """redis-py's Sentinel pool that, like :class:`BlockingConnectionPool`, makes a caller
+    wait for a free connection rather than fail when all are in use."""
+
+
 async def is_cluster(url: str) -> bool:
     """Does the Redis at ``url`` run in cluster mode? Raises if it does not answer."""
     probe = Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT)
@@ -57,10 +70,13 @@ async def is_cluster(url: str) -> bool:
 
 
 async def connect(url: str, pool: int = 64) -> Clients:
-    """Open the three clients for ``url`` (``redis://``, ``rediss://`` or ``unix://``)."""
+    """Open the three clients for ``url`` (``redis://``, ``rediss://``, ``unix://`` or
+    ``redis+sentinel://``)."""
     common: dict[str, Any] = {
         "socket_connect_timeout": CONNECT_TIMEOUT, "retry": _retry(),
     }
+    if is_sentinel_url(url):
+        return _through_sentinel(url, pool, common)
     cluster = await is_cluster(url)
     pubsub = Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT, retry=_retry())
     if cluster:
@@ -73,3 +89,13 @@ async def connect(url: str, pool: int = 64) -> Clients:
             url, max_connections=pool, timeout=COMMAND_TIMEOUT, socket_timeout=COMMAND_TIMEOUT, **common))
         blocking = Redis.from_url(url, socket_timeout=COMMAND_TIMEOUT + 5, **common)
     return Clients(main=main, blocking=blocking, pubsub=pubsub, cluster=cluster)
+
+
+def _through_sentinel(url: str, pool: int, common: dict[str, Any]) -> Clients:
+    target = parse_sentinel_url(url)
+    sentinel = target.manager(CONNECT_TIMEOUT, COMMAND_TIMEOUT)
+    main = sentinel.master_for(target.service, connection_pool_class=SentinelBlockingPool, max_connections=pool,
+                               timeout=COMMAND_TIMEOUT, socket_timeout=COMMAND_TIMEOUT, **common)
+    blocking = sentinel.master_for(target.service, socket_timeout=COMMAND_TIMEOUT + 5, **common)
+    pubsub = sentinel.master_for(target.service, **common)
+    return Clients(main=main, blocking=blocking, pubsub=pubsub, cluster=False)

@@ -69,6 +69,7 @@ class Keys:
         self.league_defs = p + "league-defs"  # league name -> a league the servers run (league_create)
         self.league_runs = p + "league-runs"  # league name -> the state of its run (league_run)
         self.audit = p + "audit"  # a stream: every moderation act (server/moderation.py)
+        self.replicated = p + "replicated"  # a counter written to ask the replicas to confirm (WAIT)
 
     # --- rooms ---------------------------------------------------------------------
 

@@ -21,7 +21,10 @@ parses the replies):
   outcome of such a call is unknown), and the next call connects again.
 
 It serves plain TCP and Unix-socket connections (with ``AUTH`` and ``SELECT`` as the URL
-says). TLS and Redis Cluster stay with redis-py: :func:`link_for` returns None for them.
+says), and the primary Redis Sentinel names: then each new connection asks a sentinel where
+the primary is, and a ``READONLY`` reply (a primary demoted by a failover) closes the
+connection after failing its call, so that the next call finds the new primary. TLS and
+Redis Cluster stay with redis-py: :func:`link_for` returns None for them.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import asyncio
 import hashlib
 import socket
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar
 
 import hiredis
@@ -41,6 +44,8 @@ CONNECT_TIMEOUT = 2.0
 REPLY_TIMEOUT = 5.0
 
 P = TypeVar("P", bound=asyncio.Protocol)
+#: Where the primary is now, asked on every new connection (Sentinel)
+Locate = Callable[[], Awaitable[tuple[str, int]]]
 
 
 def address_of(redis: Any) -> dict[str, Any] | None:
@@ -51,21 +56,27 @@ def address_of(redis: Any) -> dict[str, Any] | None:
         return None
     pool = redis.connection_pool
     kw = pool.connection_kwargs
-    if pool.connection_class.__name__ not in ("Connection", "UnixDomainSocketConnection"):
+    kind = pool.connection_class.__name__
+    if kind not in ("Connection", "UnixDomainSocketConnection", "SentinelManagedConnection"):
         return None  # TLS, or a connection class we do not know
+    locate = pool.get_master_address if kind == "SentinelManagedConnection" else None
     return {"path": kw.get("path"), "host": kw.get("host", "localhost"), "port": kw.get("port", 6379),
             "username": kw.get("username"), "password": kw.get("password"), "db": kw.get("db", 0),
             "connect_timeout": kw.get("socket_connect_timeout") or CONNECT_TIMEOUT,
-            "timeout": kw.get("socket_timeout") or REPLY_TIMEOUT}
+            "timeout": kw.get("socket_timeout") or REPLY_TIMEOUT, "locate": locate}
 
 
-async def open_protocol(factory: Callable[[], P], path: str | None, host: str, port: int) -> P:
-    """Connect to Redis at the Unix socket ``path``, else at ``host``:``port`` over TCP
-    (no Nagle delay), with a protocol ``factory`` makes; returns that protocol."""
+async def open_protocol(factory: Callable[[], P], path: str | None, host: str, port: int,
+                        locate: Locate | None = None) -> P:
+    """Connect to Redis at the Unix socket ``path``, else at ``host``:``port`` (or where
+    ``locate`` says the primary is now) over TCP (no Nagle delay), with a protocol
+    ``factory`` makes; returns that protocol."""
     loop = asyncio.get_running_loop()
     if path:
         _, protocol = await loop.create_unix_connection(factory, path)
         return protocol
+    if locate is not None:
+        host, port = await locate()
     _, protocol = await loop.create_connection(factory, host, port)
     sock = protocol.transport.get_extra_info("socket")  # type: ignore[attr-defined]
     if sock is not None:
@@ -85,9 +96,15 @@ def _error(reply: rx.ResponseError) -> rx.ResponseError:
     text = str(reply)
     if text.startswith("NOSCRIPT"):
         return rx.NoScriptError(text)
-    if text.startswith("READONLY"):
+    if text.startswith("READONLY") or "-READONLY " in text:  # 6.2 wraps a script's in its own error
         return rx.ReadOnlyError(text)
     return reply
+
+
+def _read(fut: asyncio.Future[Any]) -> None:
+    """Take a future's outcome that nobody awaits (so asyncio does not report it)."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 class Broken(Protocol):
@@ -141,11 +158,15 @@ class _Protocol(RespProtocol):
             self.link._broken(self, rx.ConnectionError("a reply from Redis that nobody asked for"))
             return False
         fut = self.waiting.popleft()[0]
+        error = _error(reply) if isinstance(reply, rx.ResponseError) else None
         if not fut.done():
-            if isinstance(reply, rx.ResponseError):
-                fut.set_exception(_error(reply))
+            if error is not None:
+                fut.set_exception(error)
             else:
                 fut.set_result(reply)
+        if isinstance(error, rx.ReadOnlyError):  # a replica now: the next connection finds the primary
+            self.link._broken(self, rx.ConnectionError(f"Redis is a read-only replica now: {error}"))
+            return False
         return True
 
 
@@ -154,13 +175,15 @@ class ScriptLink:
 
     def __init__(self, path: str | None = None, host: str = "localhost", port: int = 6379,
                  username: str | None = None, password: str | None = None, db: int = 0,
-                 connect_timeout: float = CONNECT_TIMEOUT, timeout: float = REPLY_TIMEOUT) -> None:
-        self.path, self.host, self.port = path, host, port
+                 connect_timeout: float = CONNECT_TIMEOUT, timeout: float = REPLY_TIMEOUT,
+                 locate: Locate | None = None) -> None:
+        self.path, self.host, self.port, self.locate = path, host, port, locate
         self.username, self.password, self.db = username, password, db
         self.connect_timeout, self.timeout = connect_timeout, timeout
         self._protocol: _Protocol | None = None
         self._connecting: asyncio.Future[_Protocol] | None = None
         self._out: list[tuple[bytes, asyncio.Future[Any]]] = []  # this turn's commands, not yet written
+        self._wait: tuple[int, int, asyncio.Future[Any]] | None = None  # a WAIT to end this turn's write
         self._flush_soon = False
         self._watchdog: asyncio.TimerHandle | None = None
         self._closed = False
@@ -177,6 +200,60 @@ class ScriptLink:
         except rx.NoScriptError:
             await self.call("SCRIPT", "LOAD", source)
             return await self.call("EVALSHA", sha, len(keys), *keys, *args)
+
+    async def evalsha_replicated(self, source: str, keys: list[Any], args: list[Any], sha: str | None,
+                                 replicas: int, timeout_ms: int) -> Any:
+        """:meth:`evalsha`, then ``WAIT replicas timeout_ms`` after it on the same
+        connection (``WAIT`` counts the replicas holding this connection's writes). One
+        ``WAIT`` ends the write of each turn of the event loop, for every call of that
+        turn that asked (a group commit: a ``WAIT`` holds up its connection until the
+        replicas answer, so one per call would queue the calls one replica round trip, or
+        one timeout, apart). Raises :class:`~redis.exceptions.TimeoutError` when fewer
+        replicas confirmed the script's writes in time: they are on the primary, not
+        known to be anywhere else (an outcome a failover may undo)."""
+        sha = sha or hashlib.sha1(source.encode()).hexdigest()
+        for loaded in (False, True):
+            reply = self.call("EVALSHA", sha, len(keys), *keys, *args)
+            confirmed = self._replication_wait(replicas, timeout_ms)
+            try:
+                result = await reply
+            except rx.NoScriptError:
+                confirmed.add_done_callback(_read)
+                if loaded:
+                    raise
+                await self.call("SCRIPT", "LOAD", source)
+                continue
+            except BaseException:
+                confirmed.add_done_callback(_read)
+                raise
+            await self._replicated(confirmed, replicas, timeout_ms)
+            return result
+        raise AssertionError("unreachable")
+
+    async def replicated(self, key: str, replicas: int, timeout_ms: int) -> None:
+        """Return once ``replicas`` replicas hold everything the primary has so far (a
+        write of ours to ``key``, then ``WAIT``: replication is one ordered stream);
+        :class:`~redis.exceptions.TimeoutError` if they do not in time."""
+        written = self.call("INCR", key)
+        confirmed = self._replication_wait(replicas, timeout_ms)
+        try:
+            await written
+        except BaseException:
+            confirmed.add_done_callback(_read)
+            raise
+        await self._replicated(confirmed, replicas, timeout_ms)
+
+    def _replication_wait(self, replicas: int, timeout_ms: int) -> asyncio.Future[Any]:
+        """The reply to the ``WAIT`` that ends this turn's write (see :meth:`_flush`)."""
+        if self._wait is None:
+            self._wait = (replicas, timeout_ms, asyncio.get_running_loop().create_future())
+        return self._wait[2]
+
+    @staticmethod
+    async def _replicated(confirmed: asyncio.Future[Any], replicas: int, timeout_ms: int) -> None:
+        count = int(await asyncio.shield(confirmed))  # (shared: one caller's cancellation is its own)
+        if count < replicas:
+            raise rx.TimeoutError(f"{count} of {replicas} replicas confirmed the write within {timeout_ms} ms")
 
     async def evalsha_each(self, source: str, calls: list[tuple[list[Any], list[Any]]],
                            sha: str | None = None) -> list[Any]:
@@ -215,6 +292,10 @@ class ScriptLink:
     def _flush(self) -> None:
         self._flush_soon = False
         out, self._out = self._out, []
+        if self._wait is not None:  # after every write of the turn: it covers them all
+            replicas, timeout_ms, confirmed = self._wait
+            self._wait = None
+            out.append((hiredis.pack_command(("WAIT", replicas, timeout_ms)), confirmed))
         if not out:
             return
         protocol = self._protocol
@@ -270,7 +351,7 @@ class ScriptLink:
             raise rx.ConnectionError("the script link is closed")
         try:
             async with asyncio.timeout(self.connect_timeout):
-                protocol = await open_protocol(lambda: _Protocol(self), self.path, self.host, self.port)
+                protocol = await open_protocol(lambda: _Protocol(self), self.path, self.host, self.port, self.locate)
                 await self._handshake(protocol)
         except TimeoutError:
             raise rx.TimeoutError("timed out connecting to Redis") from None
@@ -322,7 +403,8 @@ class ScriptLink:
         self._closed = True
         if self._protocol is not None:
             self._broken(self._protocol, rx.ConnectionError("the script link was closed"))
-        for _, fut in self._out:
+        waiting = [fut for _, fut in self._out] + ([self._wait[2]] if self._wait is not None else [])
+        for fut in waiting:
             if not fut.done():
                 fut.set_exception(rx.ConnectionError("the script link was closed"))
-        self._out = []
+        self._out, self._wait = [], None

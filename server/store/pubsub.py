@@ -8,6 +8,8 @@ A :class:`PubSubLink` keeps what a subscriber needs and no more: ``hiredis`` par
 arrives as it arrives, messages wait in a queue, and :meth:`get_message` hands out a
 queued one without awaiting anything.
 
+Through Sentinel it asks a sentinel where the primary is each time it connects.
+
 It is a stand-in for the part of redis-py's ``PubSub`` the node uses, with the same
 behaviour where it matters:
 
@@ -36,7 +38,7 @@ import hiredis
 from redis import exceptions as rx
 from redis.asyncio import Redis
 
-from .link import CONNECT_TIMEOUT, RespProtocol, address_of, open_protocol
+from .link import CONNECT_TIMEOUT, Locate, RespProtocol, address_of, open_protocol
 
 
 def pubsub_for(redis: Redis) -> Any:
@@ -77,8 +79,9 @@ class PubSubLink:
 
     def __init__(self, path: str | None = None, host: str = "localhost", port: int = 6379,
                  username: str | None = None, password: str | None = None, db: int = 0,
-                 connect_timeout: float = CONNECT_TIMEOUT, timeout: float = 0.0) -> None:
-        self.path, self.host, self.port = path, host, port
+                 connect_timeout: float = CONNECT_TIMEOUT, timeout: float = 0.0,
+                 locate: Locate | None = None) -> None:
+        self.path, self.host, self.port, self.locate = path, host, port, locate
         self.username, self.password = username, password
         self.connect_timeout = connect_timeout
         self.channels: dict[bytes, None] = {}  # subscribed, or to subscribe on connecting
@@ -215,7 +218,7 @@ class PubSubLink:
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(self.connect_timeout):
-                protocol = await open_protocol(lambda: _Protocol(self), self.path, self.host, self.port)
+                protocol = await open_protocol(lambda: _Protocol(self), self.path, self.host, self.port, self.locate)
                 steps = [("PING",)]  # a reply proves a Redis is there (not just an open port)
                 if self.password is not None:
                     steps.insert(0, ("AUTH", self.username, self.password) if self.username

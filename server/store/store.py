@@ -255,8 +255,11 @@ class Store:
     def __init__(self, redis: Any, prefix: str = "cardroom:", grant: int = 10_000,
                  observe_write=None, concurrency: int = 64, blocking: Any = None,
                  token_seconds: int = 30 * 86_400, stream_maxlen: int = STREAM_MAXLEN,
-                 keep_closed_ms: int = 30 * 86_400_000) -> None:
+                 keep_closed_ms: int = 30 * 86_400_000, wait_replicas: int = 0, wait_ms: int = 1000) -> None:
         self.redis = redis
+        # every script's writes confirmed by this many replicas (WAIT) before it counts as
+        # done; not confirmed within wait_ms, the call fails as unavailable
+        self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
         self.token_seconds = token_seconds
         self.stream_maxlen = stream_maxlen  # entries kept in a room's event stream (trimmed approximately)
         self.keep_closed_ms = keep_closed_ms  # a closed room's data expires this long after closing (0: never)
@@ -274,9 +277,15 @@ class Store:
         self._renewals = link_for(redis)  # a connection of their own: never behind requests
         self._commit = ScriptBatcher(redis, self._source["commit"])
         self._gate = asyncio.Semaphore(concurrency)
+        if wait_replicas and self._link is None:
+            raise RuntimeError("--redis-wait-replicas needs a redis://, unix:// or redis+sentinel:// "
+                             "Redis, not TLS or a Cluster")
 
     async def _run(self, name: str, keys: list[str], args: list[Any]) -> Any:
         if self._link is not None:
+            if self.wait_replicas:
+                return await self._link.evalsha_replicated(self._source[name], keys, args, self._scripts[name].sha,
+                                                           self.wait_replicas, self.wait_ms)
             return await self._link.evalsha(self._source[name], keys, args, self._scripts[name].sha)
         if name == "commit":
             return await self._commit(keys, args)
@@ -288,6 +297,18 @@ class Store:
         if self._link is not None:
             return await self._link.call(*args)
         return await self.redis.execute_command(*args)
+
+    async def replicated(self) -> None:
+        """Return once the replicas (``wait_replicas`` of them) hold everything the primary
+        holds now, at once when none are asked for; raises one of ``UNAVAILABLE`` if they
+        do not confirm in time."""
+        if self.wait_replicas and self._link is not None:
+            await self._link.replicated(self.keys.replicated, self.wait_replicas, self.wait_ms)
+
+    async def replicas(self) -> int:
+        """How many replicas the Redis server has connected now."""
+        info = await self.redis.info("replication")
+        return int(info.get("connected_slaves", 0))
 
     async def aclose(self) -> None:
         """Close the store's own connection (the clients it was given are the caller's)."""
@@ -649,16 +670,22 @@ class Store:
 
         Raises :class:`Fenced` when ``token`` no longer holds the lease, or
         :class:`VersionConflict` when Redis is not at ``expected_version``: nothing is
-        written or published then."""
+        written or published then. With ``wait_replicas`` the change is published, and
+        this returns, only once the replicas hold it."""
         k = self.keys
         ev = pack(events) if events else b""
         version = expected_version + 1
+        header = change_header(version, snapshot, ev, answers, record)
+        # waiting for replicas, the change is published once they hold it, not by the script
+        channel = "" if self.wait_replicas else k.room_channel(room)
         start = time.perf_counter()
         r = await self._run(
             "commit", [k.room(room), k.events(room), k.lease(room)],
-            [token, expected_version, snapshot, ev, 0 if keep_all else self.stream_maxlen, granted, k.room_channel(room),
-             change_header(version, snapshot, ev, answers, record), answers, record],
+            [token, expected_version, snapshot, ev, 0 if keep_all else self.stream_maxlen, granted, channel,
+             header, answers, record],
         )
+        if int(r[0]) == 1 and not channel:
+            await self._cmd("PUBLISH", k.room_channel(room), header + snapshot + ev + answers + record)
         self._observe_write(time.perf_counter() - start)
         if int(r[0]) == 1:
             return int(r[1])

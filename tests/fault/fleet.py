@@ -83,6 +83,7 @@ class Bot(Player):
         self.vanish_on_turn = False  # drop the TCP connection (no close frame) when next to act
         self.vanished: dict[str, Any] | None = None  # the snapshot it vanished at
         self.ahead_after: int | None = None  # once this many hands ended, play at AHEAD_PACE
+        self.task: asyncio.Task[None] | None = None  # its play, while the fleet plays
 
     async def connect(self) -> None:
         self.client = await Client.connect(self.urls[self.home], "cardroom.msgpack")
@@ -175,8 +176,12 @@ class Room:
         def one(b: Bot) -> str:
             snap = b.latest or {}
             view = snap.get("view") or {}
+            if b.task is not None and b.task.done():
+                return f"{b.name}: stopped playing: {b.task.exception()!r}"
+            last = b.errors[-1] if b.errors else None
             return (f"{b.name}: version {snap.get('version')}, seat {snap.get('your_seat')}, "
-                    f"to act {view.get('to_act')}, acted on {b.acted_on}")
+                    f"to act {view.get('to_act')}, acted on {b.acted_on}, {len(b.errors)} errors"
+                    + (f" (last: {last.get('code')} {last.get('message', '')!r})" if last else ""))
         return f"{self.id} ({self.game}): " + "; ".join(one(b) for b in self.bots)
 
 
@@ -194,21 +199,24 @@ class Fleet:
         return [b for r in self.rooms for b in r.bots]
 
     async def open(self, plan: list[tuple[str, int]], options: dict[str, Any], parallel: int = 20,
-                   home: Callable[[int], int] = lambda i: 0) -> None:
+                   home: Callable[[int], int] = lambda i: 0, spread: bool = False) -> None:
         """One room per ``(game, seats)`` of ``plan``, its bots seated (bot ``i`` of a
-        room on ``urls[home(i)]``)."""
+        room on ``urls[home(i)]``; with ``spread``, room ``r``'s on ``urls[home(i) + r]``,
+        so that the rooms are created on, and owned by, each process in turn)."""
         gate = asyncio.Semaphore(parallel)
 
         async def one(i: int, game: str, seats: int) -> Room:
+            where = (lambda b: (home(b) + i) % len(self.urls)) if spread else home
             async with gate:
-                return await open_room(self.urls, f"r{i}", game, seats, options, home)
+                return await open_room(self.urls, f"r{i}", game, seats, options, where)
 
         self.rooms = list(await asyncio.gather(*(one(i, g, s) for i, (g, s) in enumerate(plan))))
 
     def play(self, until: Callable[[Player], bool] = lambda _b: False) -> None:
         for b in self.bots:
             b.stop.clear()
-            self.tasks.append(asyncio.create_task(b.play(until)))
+            b.task = asyncio.create_task(b.play(until))
+            self.tasks.append(b.task)
 
     async def join(self, timeout: float) -> None:
         """Wait for every bot's play to end (its ``until`` or :meth:`stop`); a bot that
@@ -247,7 +255,9 @@ class Fleet:
             for b in room.bots:
                 b.ahead_after = target
         await wait_for(lambda: all(r.hands_done() >= n for r, n in zip(self.rooms, targets, strict=True)),
-                       timeout, what)
+                       timeout, lambda: f"{what}: " + " | ".join(
+                           f"{r.describe()}; hands {r.hands_done()} of {n}"
+                           for r, n in zip(self.rooms, targets, strict=True) if r.hands_done() < n))
 
     def full_speed(self) -> None:
         """Every room flat out again (see :meth:`wait_hands`)."""

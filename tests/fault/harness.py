@@ -52,11 +52,12 @@ class RedisProcess:
     """One redis-server on a loopback TCP port, append-only in ``dir``; restartable."""
 
     def __init__(self, directory: Path, port: int | None = None, cluster: bool = False,
-                 binary: str | None = None) -> None:
+                 binary: str | None = None, extra: tuple[str, ...] = ()) -> None:
         self.dir = directory
         self.port = port or free_port(cluster_bus=cluster)
         self.cluster = cluster
         self.binary = binary or redis_server_binary()
+        self.extra = extra  # more redis-server arguments (``--replicaof``, say)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -70,6 +71,7 @@ class RedisProcess:
         if self.cluster:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                      "--cluster-node-timeout", "2000"]
+        args += self.extra
         self.proc = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(self.port)
 

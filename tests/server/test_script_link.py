@@ -22,6 +22,23 @@ def _key() -> str:
     return f"link-test:{uuid.uuid4().hex}"
 
 
+def own_redis(directory, *extra: str) -> tuple[subprocess.Popen[bytes], int]:
+    """A redis-server of the test's own on a free port (``extra``: more arguments)."""
+    port = free_port()
+    proc = subprocess.Popen([redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(directory), *extra], stdout=subprocess.DEVNULL)
+    return proc, port
+
+
+async def until_up(client: Redis) -> None:
+    for _ in range(100):
+        try:
+            await client.ping()
+            return
+        except rx.ConnectionError:
+            await asyncio.sleep(0.05)
+
+
 async def test_many_calls_at_once_each_get_their_own_reply_in_order(redis_url: str) -> None:
     link = link_for(Redis.from_url(redis_url))
     assert link is not None
@@ -136,18 +153,10 @@ async def test_a_cancelled_caller_leaves_the_replies_of_the_others_in_order(redi
 
 
 async def test_password_and_database_from_the_url(tmp_path) -> None:
-    port = free_port()
-    proc = subprocess.Popen([redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--requirepass", "s3cret", "--dir", str(tmp_path)],
-                            stdout=subprocess.DEVNULL)
+    proc, port = own_redis(tmp_path, "--requirepass", "s3cret")
     try:
         plain = Redis(port=port, password="s3cret", db=3)
-        for _ in range(100):
-            try:
-                await plain.ping()
-                break
-            except rx.ConnectionError:
-                await asyncio.sleep(0.05)
+        await until_up(plain)
         link = link_for(Redis.from_url(f"redis://:s3cret@127.0.0.1:{port}/3"))
         assert await link.call("SET", "k", "in db 3") == b"OK"
         assert await plain.get("k") == b"in db 3"  # db 3, as the URL says
@@ -158,6 +167,34 @@ async def test_password_and_database_from_the_url(tmp_path) -> None:
         await wrong.aclose()
         await plain.aclose()
     finally:
+        proc.terminate()
+        proc.wait()
+
+
+async def test_a_replica_s_readonly_fails_the_call_and_the_next_call_connects_again(tmp_path) -> None:
+    """A primary demoted by a failover answers writes with READONLY (Redis 7) or an
+    error wrapping it (a script's write on 6.2): the call fails as unavailable (redis-py's
+    ReadOnlyError) and the connection is given up, so that the next one goes where the
+    primary is now."""
+    proc, port = own_redis(tmp_path)
+    plain = Redis(port=port)
+    link = ScriptLink(host="127.0.0.1", port=port)
+    try:
+        await until_up(plain)
+        assert await link.evalsha("return redis.call('SET', KEYS[1], ARGV[1])", ["k"], ["v"]) == b"OK"
+        await plain.execute_command("REPLICAOF", "127.0.0.1", str(free_port()))  # a replica of nobody: read-only
+        first = link._protocol
+        with pytest.raises(rx.ReadOnlyError):
+            await link.evalsha("return redis.call('SET', KEYS[1], ARGV[1])", ["k"], ["w"])
+        with pytest.raises(rx.ReadOnlyError):
+            await link.call("SET", "k", "w")
+        assert link._protocol is None or link._protocol is not first  # given up after each
+        await plain.execute_command("REPLICAOF", "NO", "ONE")
+        assert await link.call("SET", "k", "w") == b"OK"
+        assert await plain.get("k") == b"w"
+    finally:
+        await link.aclose()
+        await plain.aclose()
         proc.terminate()
         proc.wait()
 

@@ -87,6 +87,7 @@ BAD_VALUES = [
     ("event_loop", "trio"), ("auth_jwt_secret", "too-short"), ("auth_jwks_url", "ftp://keys"),
     ("auth_login_url", "club.example/login"), ("auth_name_claim", "a b"), ("auth_required", True),
     ("auth_issuer", "https://club.example"), ("auth_audience", "cardroom"),
+    ("redis_wait_replicas", 17), ("redis_wait_replicas", 1), ("redis_wait_ms", 5), ("redis_wait_ms", 4001),
 ]
 
 
@@ -111,6 +112,12 @@ def test_every_settings_error_names_the_flag_not_the_field(name, value):
     (["--admin-token", "short"], "--admin-token must be at least 16 characters"),  # never echoed
     (["--node-id", "bob"], "--node-id must be n- then 1-64 letters, digits, _ . -, got 'bob'"),
     (["--event-loop", "trio"], "--event-loop must be auto, uvloop or asyncio, got 'trio'"),
+    (["--redis-url", "redis+sentinel://s1:26379,s2:26379"],
+     "--redis-url: no service named: the path is /<service>[/<db>], the name the sentinels monitor"),
+    (["--redis-url", "redis+sentinel://s1:26379/mymaster/zero"], "--redis-url: the database must be a number, got 'zero'"),
+    (["--redis-url", "redis+sentinel://s1:263790/mymaster"], "--redis-url: a sentinel's port must be 1..65535, got '263790'"),
+    (["--redis-url", "rediss+sentinel://s1/mymaster"],
+     "--redis-url must be a redis://, rediss://, unix:// or redis+sentinel:// URL, got 'rediss+sentinel://s1/mymaster'"),
     (["--auth-jwt-secret", "short"], "--auth-jwt-secret must be at least 32 characters (an HS256 key of 256 bits)"),
     (["--auth-required", "yes"],
      "--auth-required needs --auth-jwt-secret or --auth-jwks-url (the keys that sign identity tokens)"),
@@ -125,8 +132,8 @@ def test_a_bad_flag_is_one_line_naming_the_flag(argv, message, clean_env, capsys
     ({"CARDROOM_FORWARDED_FOR": "maybe"}, "--forwarded-for must be yes or no (also true/false, "
                                           "on/off, 1/0, any case), got 'maybe' (from CARDROOM_FORWARDED_FOR)"),
     ({"REDIS_URL": "http://nope"},
-     "--redis-url must be a redis://, rediss:// or unix:// URL, got 'http://nope' (from REDIS_URL)"),
-    ({"CARDROOM_REDIS_URL": "http://nope"}, "--redis-url must be a redis://, rediss:// or unix:// URL, "
+     "--redis-url must be a redis://, rediss://, unix:// or redis+sentinel:// URL, got 'http://nope' (from REDIS_URL)"),
+    ({"CARDROOM_REDIS_URL": "http://nope"}, "--redis-url must be a redis://, rediss://, unix:// or redis+sentinel:// URL, "
                                             "got 'http://nope' (from CARDROOM_REDIS_URL)"),
     ({"CARDROOM_MAX_FRAME": "2000000"},
      "--hard-max-frame must be at least --max-frame (2000000), got 1048576 (from CARDROOM_MAX_FRAME)"),

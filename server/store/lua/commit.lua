@@ -7,7 +7,7 @@
 -- snapshot (``snap``, of version ``snapv``) and replays the records after it.
 -- KEYS: room, events, lease
 -- ARGV: "<node> <fence>", version read, snapshot ('' for none), events ('' for none),
---       stream maxlen (0: no trim), chips granted (bots), channel, message header, answers,
+--       stream maxlen (0: no trim), chips granted (bots), channel ('' for none), message header, answers,
 --       record
 -- -> {1, version} | {0, 'fence', holder, version} | {0, 'version', version}
 local holder = redis.call('GET', KEYS[3])
@@ -30,5 +30,6 @@ if ARGV[5] == '0' then  -- a stream kept whole (a league match's room: its resul
 else
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', unpack(entry))
 end
-redis.call('PUBLISH', ARGV[7], ARGV[8] .. ARGV[3] .. ARGV[4] .. ARGV[9] .. ARGV[10])
+-- no channel: the caller publishes once the replicas hold the change (WAIT)
+if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8] .. ARGV[3] .. ARGV[4] .. ARGV[9] .. ARGV[10]) end
 return {1, v}
