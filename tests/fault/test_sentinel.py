@@ -1,6 +1,10 @@
 """Redis through Sentinel: every client the server makes follows a failover (a primary
 SIGKILLed, a primary demoted on purpose), with real sentinels, a real primary and two
-replicas on loopback ports."""
+replicas on loopback ports.
+
+Every test here runs on both Redis binaries in CI (``each_redis``): failovers and the
+errors a demoted primary answers differ between 6.2 and 7 (a script's write on a replica
+is ``READONLY`` on 7, an ``ERR`` wrapping it on 6.2)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from .fleet import Fleet, Room, check_rooms, metric
 from .harness import ServerProcess, lease_holder, wait_for
 from .sentinels import SERVICE, SentinelRedis
 
+pytestmark = pytest.mark.each_redis
 T = TypeVar("T")
 
 
