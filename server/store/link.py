@@ -91,13 +91,19 @@ def link_for(redis: Any) -> ScriptLink | None:
     return None if where is None else ScriptLink(**where)
 
 
-def _error(reply: rx.ResponseError) -> rx.ResponseError:
-    """An error reply as the exception redis-py raises for it."""
+def reply_error(reply: rx.ResponseError) -> rx.RedisError:
+    """An error reply as the exception redis-py raises for it: a Redis still loading its
+    data after a restart (``LOADING``) or cut off from its primary (``MASTERDOWN``) is
+    unavailable (a connection error), as through redis-py."""
     text = str(reply)
     if text.startswith("NOSCRIPT"):
         return rx.NoScriptError(text)
     if text.startswith("READONLY") or "-READONLY " in text:  # 6.2 wraps a script's in its own error
         return rx.ReadOnlyError(text)
+    if text.startswith("LOADING"):
+        return rx.BusyLoadingError(text)
+    if text.startswith("MASTERDOWN"):
+        return rx.MasterDownError(text)
     return reply
 
 
@@ -158,7 +164,7 @@ class _Protocol(RespProtocol):
             self.link._broken(self, rx.ConnectionError("a reply from Redis that nobody asked for"))
             return False
         fut = self.waiting.popleft()[0]
-        error = _error(reply) if isinstance(reply, rx.ResponseError) else None
+        error = reply_error(reply) if isinstance(reply, rx.ResponseError) else None
         if not fut.done():
             if error is not None:
                 fut.set_exception(error)

@@ -38,7 +38,7 @@ import hiredis
 from redis import exceptions as rx
 from redis.asyncio import Redis
 
-from .link import CONNECT_TIMEOUT, Locate, RespProtocol, address_of, open_protocol
+from .link import CONNECT_TIMEOUT, Locate, RespProtocol, address_of, open_protocol, reply_error
 
 
 def pubsub_for(redis: Redis) -> Any:
@@ -65,7 +65,7 @@ class _Protocol(RespProtocol):
             fut = self.handshake.popleft()
             if not fut.done():
                 if isinstance(reply, rx.ResponseError):
-                    fut.set_exception(reply)
+                    fut.set_exception(reply_error(reply))  # LOADING: unavailable, not a bad password
                 else:
                     fut.set_result(reply)
         elif isinstance(reply, list) and len(reply) >= 3:  # not a pong, say

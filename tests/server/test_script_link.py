@@ -255,3 +255,21 @@ async def test_a_connection_closed_under_redis_py_is_a_lost_connection(redis_url
     finally:
         await store.aclose()
         await redis.aclose()
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("LOADING Redis is loading the dataset in memory", rx.BusyLoadingError),
+    ("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", rx.MasterDownError),
+    ("READONLY You can't write against a read only replica.", rx.ReadOnlyError),
+])
+def test_a_redis_that_cannot_serve_yet_is_unavailable_not_an_error(text: str, kind: type) -> None:
+    """A Redis restarted on its append-only file answers LOADING until it has read it: the
+    lean connections report it as redis-py does, one of the store's ``UNAVAILABLE`` (as a
+    plain error reply it failed a room's actor, which dropped the room: a room that had
+    no other request waited a lease for the wake-up scan, ci52)."""
+    from server.store import UNAVAILABLE
+    from server.store.link import reply_error
+
+    error = reply_error(rx.ResponseError(text))
+    assert isinstance(error, kind) and isinstance(error, UNAVAILABLE)
+    assert not isinstance(reply_error(rx.ResponseError("ERR wrong number of arguments")), UNAVAILABLE)
