@@ -148,6 +148,22 @@ class RespProtocol(asyncio.Protocol):
         False when the connection was given up over it."""
         return True
 
+    def write(self, data: bytes) -> bool:
+        """Send ``data``; False if the connection turned out to be closed, which is then
+        told to ``link._broken`` (so every call waiting on it fails). A connection can close
+        before its loss is reported (Redis, or the way to it, closing it as soon as it was
+        made): asyncio's transports drop such a write, uvloop's raise ``RuntimeError``,
+        which, raised out of a send, left its calls waiting for good."""
+        transport = self.transport
+        try:
+            if transport is None or transport.is_closing():
+                raise RuntimeError("the connection is closed")
+            transport.write(data)
+        except RuntimeError as exc:
+            self.link._broken(self, rx.ConnectionError(f"connection to Redis lost: {exc}"))
+            return False
+        return True
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.link._broken(self, rx.ConnectionError(f"connection to Redis lost: {exc or 'closed by the server'}"))
 
@@ -315,8 +331,8 @@ class ScriptLink:
         now = loop.time()
         for _, fut in out:
             protocol.waiting.append((fut, now))
-        assert protocol.transport is not None
-        protocol.transport.write(b"".join(data for data, _ in out))
+        if not protocol.write(b"".join(data for data, _ in out)):
+            return  # (they failed with it)
         if self._watchdog is None:
             self._watchdog = loop.call_at(now + self.timeout, self._check_late)
 

@@ -194,8 +194,7 @@ class PubSubLink:
 
     @staticmethod
     def _write(protocol: _Protocol, command: tuple[Any, ...]) -> None:
-        assert protocol.transport is not None
-        protocol.transport.write(hiredis.pack_command(command))
+        protocol.write(hiredis.pack_command(command))  # (a closed connection is reported broken)
 
     async def _connected(self) -> _Protocol:
         """The open connection, opened (once, for every caller waiting) if need be."""

@@ -120,6 +120,35 @@ async def test_a_cut_connection_fails_the_waiting_calls_and_the_next_call_connec
         await relay.stop()
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_a_send_on_a_connection_found_closed_fails_its_calls(redis_url: str, loop: str) -> None:
+    """A connection Redis (or the way to it) closed as soon as it was made can be handed
+    to a send before its loss is reported. uvloop raises on such a write, asyncio drops
+    it: either way the calls sent must fail as a lost connection, not wait for good (the
+    chaos soak found rooms whose commit never returned, on uvloop, after a cut)."""
+
+    async def body() -> None:
+        link = link_for(Redis.from_url(redis_url))
+        assert link is not None
+        try:
+            assert await link.call("PING") == b"PONG"
+            protocol = link._protocol
+            assert protocol is not None and protocol.transport is not None
+            protocol.transport.close()
+            await asyncio.sleep(0.1)  # its loss reported meanwhile
+            fut = asyncio.get_running_loop().create_future()
+            link._send(protocol, [(b"*1\r\n$4\r\nPING\r\n", fut)])
+            with pytest.raises(rx.ConnectionError):
+                await asyncio.wait_for(fut, 2)
+            assert await link.call("PING") == b"PONG"  # the next call connects again
+        finally:
+            await link.aclose()
+
+    uvloop = pytest.importorskip("uvloop") if loop == "uvloop" else None
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop if uvloop else None) as runner:
+        runner.run(body())
+
+
 async def test_a_reply_later_than_the_timeout_fails_every_waiting_call(redis_url: str) -> None:
     relay = RedisLink(redis_url)
     await relay.start()
