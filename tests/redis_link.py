@@ -1,4 +1,5 @@
-"""A TCP relay to Redis on loopback that a test breaks the ways networks break.
+"""A TCP relay to Redis on loopback that a test breaks the ways networks break (any TCP
+service will do: the chaos soak puts one in front of each server's WebSocket port too).
 
 Point a server at :attr:`RedisLink.url` instead of Redis's own address; then:
 
@@ -23,7 +24,8 @@ from client_demo.loadtest.launcher import free_port
 
 class RedisLink:
     """A relay to the Redis at ``target``: a TCP port on 127.0.0.1, or a ``redis://`` or
-    ``unix://`` URL."""
+    ``unix://`` URL. ``target`` may change while the relay runs (a restarted service on a
+    new port): new connections go to the new one."""
 
     def __init__(self, target: int | str) -> None:
         self.target = target
@@ -38,6 +40,11 @@ class RedisLink:
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        """Has :meth:`start` been called?"""
+        return self._server is not None
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._client, "127.0.0.1", self.port)

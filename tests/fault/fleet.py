@@ -199,16 +199,18 @@ class Fleet:
         return [b for r in self.rooms for b in r.bots]
 
     async def open(self, plan: list[tuple[str, int]], options: dict[str, Any], parallel: int = 20,
-                   home: Callable[[int], int] = lambda i: 0, spread: bool = False) -> None:
+                   home: Callable[[int], int] = lambda i: 0, spread: bool = False,
+                   player: type[Bot] | None = None) -> None:
         """One room per ``(game, seats)`` of ``plan``, its bots seated (bot ``i`` of a
         room on ``urls[home(i)]``; with ``spread``, room ``r``'s on ``urls[home(i) + r]``,
-        so that the rooms are created on, and owned by, each process in turn)."""
+        so that the rooms are created on, and owned by, each process in turn), each bot a
+        ``player`` (:class:`Bot` by default)."""
         gate = asyncio.Semaphore(parallel)
 
         async def one(i: int, game: str, seats: int) -> Room:
             where = (lambda b: (home(b) + i) % len(self.urls)) if spread else home
             async with gate:
-                return await open_room(self.urls, f"r{i}", game, seats, options, where)
+                return await open_room(self.urls, f"r{i}", game, seats, options, where, player=player or Bot)
 
         self.rooms = list(await asyncio.gather(*(one(i, g, s) for i, (g, s) in enumerate(plan))))
 
@@ -266,10 +268,11 @@ class Fleet:
 
 
 async def open_room(urls: list[str], prefix: str, game: str, seats: int, options: dict[str, Any],
-                    home: Callable[[int], int] = lambda i: 0, record: bool = False) -> Room:
-    """A room of ``game`` created by its first bot and joined by ``seats`` bots, bot
-    ``i`` connected to ``urls[home(i)]``."""
-    bots = [Bot(f"{prefix}-{game[:3]}{i}", game, urls, home=home(i), strategy=TABLES[game]["strategy"],
+                    home: Callable[[int], int] = lambda i: 0, record: bool = False,
+                    player: type[Bot] | None = None) -> Room:
+    """A room of ``game`` created by its first bot and joined by ``seats`` bots (each a
+    ``player``, :class:`Bot` by default), bot ``i`` connected to ``urls[home(i)]``."""
+    bots = [(player or Bot)(f"{prefix}-{game[:3]}{i}", game, urls, home=home(i), strategy=TABLES[game]["strategy"],
                 record=record) for i in range(seats)]
     for b in bots:
         await b.connect()
