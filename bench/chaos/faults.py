@@ -6,8 +6,9 @@ supervisor would restart it, a relay let flow again); a :class:`Fault` records w
 started, when its injection was undone (``ended``) and when every room had changed again
 after that (``resumed``). The scheduler keeps the system recoverable and nothing more:
 never every server down at once, one Redis fault at a time, a Redis node killed only
-while the primary has both replicas in sync (what a failover needs); everything else may
-overlap (a server killed while Redis fails over, a paused server waking during a
+while the primary has both replicas in sync (what a failover needs), no rolling restart
+while Redis is broken (a server's shutdown hands its rooms over through Redis); everything
+else may overlap (a server killed while Redis fails over, a paused server waking during a
 takeover, players cut off meanwhile).
 """
 
@@ -71,6 +72,7 @@ class Chaos:
         self.faults: list[Fault] = []
         self.busy: set[str] = set()  # "redis", server names (down or paused), "relay:<server>"
         self._tasks: set[asyncio.Task[None]] = set()
+        self._recovering: list[Fault] = []  # undone, some room not changed since
         progress.watchers.append(self._room_changed)
 
     # --- the scheduler ---------------------------------------------------------------------
@@ -105,7 +107,7 @@ class Chaos:
             await asyncio.gather(*self._tasks)
 
     def quiet(self) -> bool:
-        return not self._tasks and all(f.resumed is not None for f in self.faults)
+        return not self._tasks and not self._recovering
 
     def _pick(self) -> str | None:
         kinds = [k for k in self.kinds if self._allowed(k)]
@@ -115,8 +117,8 @@ class Chaos:
 
     def _allowed(self, kind: str) -> bool:
         up = [s for s in self.servers if s.name not in self.busy]
-        if kind == "rolling-restart":
-            return len(up) == len(self.servers)
+        if kind == "rolling-restart":  # a deploy: with Redis well (a shutdown must reach it to hand over)
+            return len(up) == len(self.servers) and "redis" not in self.busy
         if kind in SERVER_FAULTS:
             return len(up) >= 2  # one stays up
         if kind.startswith("client"):
@@ -149,15 +151,15 @@ class Chaos:
         """The fault's injection is undone now: from here every room must change again."""
         fault.ended = time.monotonic()
         fault.waiting = set(self.rooms)
+        self._recovering.append(fault)
 
     def _room_changed(self, room: str, now: float) -> None:
-        for f in self.faults:
-            if f.resumed is None and f.ended is not None and room in f.waiting:
-                f.waiting.discard(room)
-                if not f.waiting:
-                    f.resumed = now
-                    self.say(f"every table moving again {now - f.ended:.1f} s after {f.kind} {f.target} "
-                             f"was undone")
+        for f in list(self._recovering):
+            f.waiting.discard(room)
+            if not f.waiting:
+                f.resumed = now
+                self._recovering.remove(f)
+                self.say(f"every table moving again {now - f.ended:.1f} s after {f.kind} {f.target} was undone")
 
     # --- the faults --------------------------------------------------------------------------
 
@@ -167,7 +169,8 @@ class Chaos:
         else:
             targets = [self.rng.choice([s for s in self.servers if s.name not in self.busy])]
         fault.target = ", ".join(s.name for s in targets)
-        self.busy |= {s.name for s in targets}
+        held = {s.name for s in targets} | ({"redis"} if fault.kind == "rolling-restart" else set())
+        self.busy |= held
         try:
             if fault.kind == "server-kill":
                 down = self.rng.uniform(1.0, 4.0)
@@ -194,7 +197,7 @@ class Chaos:
                 fault.detail = "each stopped in " + ", ".join(f"{t:.1f}" for t in took) + " s and restarted"
         finally:
             self._undone(fault)
-            self.busy -= {s.name for s in targets}
+            self.busy -= held
 
     async def _relay_fault(self, fault: Fault) -> None:
         server = self.rng.choice([s for s in self.servers if f"relay:{s.name}" not in self.busy])

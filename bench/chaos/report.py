@@ -73,7 +73,7 @@ class Report:
             + "; "
             f"{sum(p.resends for p in self.players):,} requests sent again with the same id; "
             f"{sum(p.sat_in for p in self.players)} sat back in; {sum(p.syncs for p in self.players)} quiet syncs; "
-            f"rooms seen going back {sum(p.went_back_to for p in self.players)} times; errors answered: "
+            f"{sum(p.went_back_to for p in self.players)} snapshots older than one seen before; errors answered: "
             + (", ".join(f"{c} {n:,}" for c, n in errors.most_common()) or "none"),
             "",
             "| check | result | |",
