@@ -6,10 +6,11 @@ not had an answer to and sends it again, with the same action id, after ``unavai
 silence or a lost connection (so an action the server applied is acknowledged to its player
 in the end, whatever broke in between), reconnects to any server and resumes with its token
 for as long as the soak runs, takes the room's state as the server sends it (a snapshot
-older than one it saw included: after a fault the room may have gone back), sits back in
-when it finds itself sitting out, and asks for the room again (``sync``) when it has heard
-nothing of it for a while. Every change of its room it learns of is reported to a
-:class:`Progress`, which the fault records read to say when each room resumed.
+older than one it saw included: after a fault the room may have gone back), takes its seat
+back when it finds it sitting out or handed to the server's auto-play (which the server
+switches on for a seat whose player was away a while), and asks for the room again
+(``sync``) when it has heard nothing of it for a while. Every change of its room it learns
+of is reported to a :class:`Progress`, which the fault records read to say when each room resumed.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class SoakPlayer(Bot):
         super().__init__(*args, **kw)
         self.waits: list[float] = []  # seconds from an action's first send to its answer
         self.resends = 0  # sends of an id already sent (after unavailable, silence or a lost connection)
-        self.sat_in = 0  # times it found itself sitting out and sat back in
+        self.took_back = 0  # times it found its seat sitting out or auto-played and took it back
+        self._took_back = 0  # the version it last did so at
         self.syncs = 0  # rooms asked for again after a quiet spell
         self.reconnect_waits: list[float] = []  # seconds each reconnection took
         self.went_back_to = 0  # snapshots taken that were older than one seen before
@@ -106,10 +108,13 @@ class SoakPlayer(Bot):
         if snap is None:
             return
         seat = (snap.get("seats") or [])[snap["your_seat"]] if snap.get("your_seat") is not None else None
-        if seat and seat.get("sitting_out"):
-            self.sat_in += 1
-            await self.client.send({"t": "sit_in", "room": self.room})
-            seat["sitting_out"] = False  # (until the server says otherwise)
+        if seat and (seat.get("sitting_out") or seat.get("auto")) and self._took_back != snap["version"]:
+            # sat out, or handed to auto-play (its clock ran out twice, or it had no connection
+            # for a while): take the seat back, as a person coming back to the table does
+            self._took_back = snap["version"]
+            self.took_back += 1
+            await self.client.send({"t": "auto_play", "room": self.room, "on": False} if seat.get("auto")
+                                   else {"t": "sit_in", "room": self.room})
             return
         view = snap["view"]
         if (not snap["playing"] or view is None or view.get("to_act") != snap["your_seat"]

@@ -72,7 +72,7 @@ class Report:
             + (f" (each took p50 {pct(reconnect_waits, 0.5):.1f} s, p99 {pct(reconnect_waits, 0.99):.1f} s)" if reconnect_waits else "")
             + "; "
             f"{sum(p.resends for p in self.players):,} requests sent again with the same id; "
-            f"{sum(p.sat_in for p in self.players)} sat back in; {sum(p.syncs for p in self.players)} quiet syncs; "
+            f"{sum(p.took_back for p in self.players)} seats taken back (from sitting out or auto-play); {sum(p.syncs for p in self.players)} quiet syncs; "
             f"{sum(p.went_back_to for p in self.players)} snapshots older than one seen before; errors answered: "
             + (", ".join(f"{c} {n:,}" for c, n in errors.most_common()) or "none"),
             "",

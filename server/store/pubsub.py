@@ -123,6 +123,8 @@ class PubSubLink:
                     self._confirming.pop(name, None)
                 if not fut.done():
                     fut.cancel()
+                elif not fut.cancelled():
+                    fut.exception()  # read (the connection's loss fails them all; one is raised)
 
     async def unsubscribe(self, *channels: str | bytes) -> None:
         names = [_bytes(c) for c in channels]

@@ -5,6 +5,7 @@ for ``make test``."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -17,10 +18,11 @@ import pytest
 
 from bench.chaos import checks
 from bench.chaos.faults import KINDS, Chaos, Fault
-from bench.chaos.players import Progress
+from bench.chaos.players import Progress, SoakPlayer
 from bench.chaos.report import Report
-from server.redis_embedded import EmbeddedRedis
+from server.games import GAMES
 from server.store import pack
+from tests.fault.fleet import open_room
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,14 +70,6 @@ def test_a_fault_has_recovered_once_every_table_has_moved_after_it_was_undone() 
     assert "every table moving again" in said[-1]
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Any:
-    redis = EmbeddedRedis(tmp_path / "redis")
-    redis.start()
-    yield redis.url
-    redis.stop()
-
-
 def act_record(player: str, action_id: str) -> bytes:
     cmd = {"kind": "act", "origin": ["n-test", 1, 1, None, player, player], "action": {"type": "check"},
            "action_id": action_id}
@@ -108,6 +102,40 @@ async def test_an_applied_action_its_player_was_not_told_of_is_found(redis_url: 
         assert await checks.lost_versions(redis_url, rooms) == {room: set()}
     finally:
         await client.aclose()
+
+
+async def test_a_player_takes_its_seat_back_from_auto_play(make_app) -> None:
+    """The server hands a seat whose player was away to auto-play until the player takes
+    it back (docs/protocol.md, ``auto_play``); a soak player must, or its seat is freed
+    after ``--sit-out-minutes`` and its table stops (a 30-minute soak lost 50 seats so)."""
+    app = await make_app(games=GAMES)
+    SoakPlayer.progress = Progress()
+    room = await open_room([app.ws_url], "back", "holdem", 2, {"action_seconds": 60}, player=SoakPlayer)
+    ann, bob = room.bots
+    tasks = [asyncio.create_task(b.play()) for b in room.bots]
+    try:
+        other = await type(ann.client).connect(app.ws_url)  # ann's second device
+        assert (await other.hello(token=ann.token))["t"] == "welcome"
+        reply = await other.request({"t": "auto_play", "room": room.id, "on": True})
+        assert reply["t"] == "room" and reply["seats"][0]["auto"] == "asked", reply
+        for _ in range(200):
+            if ann.took_back and ann.latest and ann.latest["seats"][0]["auto"] is None:
+                break
+            await asyncio.sleep(0.05)
+        assert ann.took_back >= 1 and ann.latest["seats"][0]["auto"] is None, ann.state()
+        acks = len(ann.acks)
+        for _ in range(200):  # and plays on
+            if len(ann.acks) > acks:
+                break
+            await asyncio.sleep(0.05)
+        assert len(ann.acks) > acks, ann.state()
+        await other.close()
+    finally:
+        for b in room.bots:
+            b.stop.set()
+        await asyncio.wait(tasks, timeout=30)
+        for t in tasks:
+            t.cancel()
 
 
 def test_the_report_names_a_failed_check_and_the_result() -> None:
