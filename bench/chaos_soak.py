@@ -131,8 +131,17 @@ class Soak:
             await asyncio.sleep(0.2)
 
     async def report_progress(self, chaos: Chaos) -> None:
+        described: set[int] = set()
+        rooms = {r.id: r for r in self.fleet.rooms}
         while True:
             await asyncio.sleep(30)
+            for f in chaos.recovering():  # (what a slow recovery waits for, while it waits)
+                if id(f) not in described and f.ended is not None and time.monotonic() - f.ended > 30:
+                    described.add(id(f))
+                    self.say(f"{len(f.waiting)} tables still waiting {time.monotonic() - f.ended:.0f} s after "
+                             f"{f.kind} {f.target}: " + " | ".join(
+                                 f"{room}: " + "; ".join(b.state() for b in rooms[room].bots)  # type: ignore[attr-defined]
+                                 for room in sorted(f.waiting)[:3]))
             acks = sum(len(b.acks) for b in self.fleet.bots)
             waits = [w for b in self.fleet.bots for w in b.waits[-50:]]
             active = [f"{f.kind} ({f.target})" for f in chaos.faults if f.ended is None]

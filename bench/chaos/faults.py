@@ -106,6 +106,10 @@ class Chaos:
         while self._tasks:
             await asyncio.gather(*self._tasks)
 
+    def recovering(self) -> list[Fault]:
+        """The faults undone after which some table has not moved yet."""
+        return list(self._recovering)
+
     def quiet(self) -> bool:
         return not self._tasks and not self._recovering
 
