@@ -132,8 +132,9 @@ class RoomActor:
         self._release_on_stop = False
         self._expiry: asyncio.TimerHandle | None = None
         self._current: Command | None = None  # the command being decided
-        self._in_doubt: tuple[Change, bytes, bool] | None = None  # a change, its record, snapshot or not:
-        # its commit went unanswered
+        # a change whose commit went unanswered, with what the commit sent: its snapshot (b"":
+        # none), answers and record
+        self._in_doubt: tuple[Change, bytes, bytes, bytes] | None = None
         self._snapshot_version = snapshot_version  # of the last full snapshot in Redis
 
     @property
@@ -381,7 +382,7 @@ class RoomActor:
         except UNAVAILABLE as exc:
             log.warning("room %s: Redis unavailable while storing version %d (%s); the change is in doubt",
                         self.room, change.table.version, exc)
-            self._in_doubt = (change, record, whole)
+            self._in_doubt = (change, snapshot, answers, record)
             if change.origin is not None:
                 self.host.deliver(change.origin, _unavailable(change.origin, self.room))
             self._retry_at = time.monotonic() + RETRY_SECONDS
@@ -454,18 +455,19 @@ class RoomActor:
         is, make it the room's state. False while Redis cannot tell (decide nothing then)."""
         if self._in_doubt is None:
             return True
-        change, record, whole = self._in_doubt
+        change, snapshot, answers, record = self._in_doubt
         try:
             version, stored = await self.store.last_change(self.room)
             if version == change.table.version and stored == record:
                 await self.store.replicated()  # (with --redis-wait-replicas) on the replicas too
+                await self.store.announce(self.room, version, snapshot, change.events, answers, record)
         except UNAVAILABLE:
             return False
         self._in_doubt = None
         if version == change.table.version and stored == record:
             log.warning("room %s: version %d, whose commit went unanswered, was stored", self.room, version)
             self.metrics.in_doubt.labels("stored").inc()
-            await self._stored(change, whole)
+            await self._stored(change, bool(snapshot))
         else:  # not stored; an older or another writer's version is the next commit's to find
             log.warning("room %s: version %d, whose commit went unanswered, was not stored (Redis is at %d)",
                         self.room, change.table.version, version)
@@ -481,7 +483,10 @@ class RoomActor:
             return
         except VersionConflict as exc:
             if exc.version == expected + 1 and await self.store.last_change(self.room) == (expected + 1, record):
-                return  # a retried commit whose first try was stored
+                # a retried commit whose first try was stored (and, waiting for replicas, not published)
+                await self.store.replicated()
+                await self.store.announce(self.room, expected + 1, snapshot, change.events, answers, record)
+                return
             if exc.version >= expected:
                 raise
             # Redis holds an older version than one we acknowledged: it lost writes (a

@@ -695,6 +695,22 @@ class Store:
         raise VersionConflict(room, int(r[2]), expected_version)
 
     @_gated
+    async def announce(self, room: str, version: int, snapshot: bytes, events: list[dict[str, Any]],
+                       answers: bytes = b"", record: bytes = b"") -> None:
+        """Publish a change whose :meth:`commit` went unanswered and which was then found
+        stored, as the commit would have. With ``wait_replicas`` a commit publishes only
+        once the replicas confirm the change, so one whose wait timed out (the change in
+        doubt) published nothing: without this the other processes showing the room never
+        heard of the change, and their viewers waited for the next one (a chaos soak
+        found tables stopped until a turn's clock ran out). Without ``wait_replicas`` the
+        commit's script published it with the write: nothing to do."""
+        if not self.wait_replicas:
+            return
+        ev = pack(events) if events else b""
+        await self._cmd("PUBLISH", self.keys.room_channel(room),
+                        change_header(version, snapshot, ev, answers, record) + snapshot + ev + answers + record)
+
+    @_gated
     async def restore(self, room: str, token: str, version: int, snapshot: bytes) -> bool:
         """Write back an acknowledged state Redis lost (see ``lua/restore.lua``)."""
         k = self.keys
