@@ -462,6 +462,12 @@ class Views:
         elif "owner" in msg:
             if msg.get("from") != self.node:
                 self._room_moved(room, msg["owner"])
+                if not view.pins:
+                    # what the last owner stored but could not tell anyone is in Redis: with
+                    # --redis-wait-replicas a change is published only after the replicas
+                    # confirm it, and an owner that dies in between leaves it unannounced
+                    # (its players waited for the turn's clock: found by the chaos soak)
+                    await self._catch_up(view)
         elif "notice" in msg:
             if msg.get("from") != self.node:
                 self.notice(view, msg["notice"], msg["msg"], msg.get("unwatch", False),

@@ -52,3 +52,25 @@ async def test_a_change_replayed_with_other_events_reloads_the_room(make_app, co
     assert b.metrics.view_reloads._value.get() >= 1
     snap = await bob.expect("room", timeout=5, room=room, playing=True)
     assert snap["hand_no"] == a.directory.actors[room].core.table.hand_no
+
+
+async def test_a_change_it_never_heard_of_is_shown_once_the_next_owner_announces_itself(make_app, connect):
+    """With ``--redis-wait-replicas`` a change is published only after the replicas confirm
+    it: an owner that dies between storing a change and publishing it leaves the other
+    processes without it. The room's next owner announces itself; then they read what they
+    missed from Redis (before, they waited for the room's next change: its players, who
+    never saw their turn, waited for its clock)."""
+    a, b, alice, bob, carol, room = await follow(make_app, connect)
+    view = b.views.get(room)
+    before = view.table
+    assert (await carol.request({"t": "join", "room": room}))["t"] == "room"
+    await bob.expect("room", timeout=5, room=room, playing=True)  # a hand started; nobody acts
+    await same_table(a, b, room)
+    view.table = before  # here, the last changes were never heard of
+    await asyncio.sleep(0.3)
+    assert b.views.get(room).table is before  # (nothing else brings them)
+    bob.drain()
+    await a.store.publish_notice(room, {"owner": "n-next", "from": "n-next"})  # the next owner
+    await same_table(a, b, room)
+    snap = await bob.expect("room", timeout=5, room=room, playing=True)
+    assert snap["version"] == a.directory.actors[room].core.table.version
