@@ -685,7 +685,7 @@ class Store:
              header, answers, record],
         )
         if int(r[0]) == 1 and not channel:
-            await self._cmd("PUBLISH", k.room_channel(room), header + snapshot + ev + answers + record)
+            await self._publish_change(room, header, snapshot, ev, answers, record)
         self._observe_write(time.perf_counter() - start)
         if int(r[0]) == 1:
             return int(r[1])
@@ -707,8 +707,13 @@ class Store:
         if not self.wait_replicas:
             return
         ev = pack(events) if events else b""
-        await self._cmd("PUBLISH", self.keys.room_channel(room),
-                        change_header(version, snapshot, ev, answers, record) + snapshot + ev + answers + record)
+        await self._publish_change(room, change_header(version, snapshot, ev, answers, record), snapshot, ev,
+                                   answers, record)
+
+    async def _publish_change(self, room: str, header: bytes, snapshot: bytes, events: bytes, answers: bytes,
+                              record: bytes) -> None:
+        """The change message on the room's channel, as ``commit.lua`` publishes it."""
+        await self._cmd("PUBLISH", self.keys.room_channel(room), header + snapshot + events + answers + record)
 
     @_gated
     async def restore(self, room: str, token: str, version: int, snapshot: bytes) -> bool:
