@@ -81,13 +81,13 @@ class TurnFrames:
         self._frames: dict[tuple[int, bool], tuple[Any, bytes]] = {}
         self._armed: asyncio.AbstractEventLoop | None = None  # the loop that will clear them
 
-    def payload(self, msg: Any, codec: Codec) -> bytes:
-        """``msg``'s payload in ``codec``'s encoding (:meth:`Codec.payload`)."""
+    def payload(self, msg: Any, codec: Codec, loop: asyncio.AbstractEventLoop) -> bytes:
+        """``msg``'s payload in ``codec``'s encoding (:meth:`Codec.payload`); ``loop`` is the
+        running one (passed in: asking for it is a ``getpid`` system call each time)."""
         key = (id(msg), codec.binary)
         hit = self._frames.get(key)
         if hit is not None:
             return hit[1]
-        loop = asyncio.get_running_loop()
         if self._armed is not loop:
             self._armed = loop
             loop.call_soon(self._clear)
@@ -114,6 +114,7 @@ class Session:
         self.ws = ws
         self.codec = codec
         self._frames = frames
+        self._loop = asyncio.get_running_loop()
         self._send_now = getattr(ws, "send_now", None)  # server.transport.Connection's
         self.id = 0  # set by Sessions.add
         self.address = ""  # the client's address the per-address limits count (see server.gate)
@@ -143,7 +144,7 @@ class Session:
         if self.closed:
             return
         if not self._out and self._send_now is not None:  # nothing waits: no need to wake the writer
-            if self._send_now(self._frames.payload(msg, self.codec), not self.codec.binary):
+            if self._send_now(self._frames.payload(msg, self.codec, self._loop), not self.codec.binary):
                 return
         if len(self._out) >= self._limit:
             log.warning("player %s is not reading its messages: disconnecting", self.player_id)
@@ -168,7 +169,7 @@ class Session:
                     batch = batch[:batch.index(_CLOSE)]
                 try:
                     text = not self.codec.binary
-                    payloads = [self._frames.payload(m, self.codec) for m in batch]
+                    payloads = [self._frames.payload(m, self.codec, self._loop) for m in batch]
                     if send_many is not None:
                         await send_many(payloads, text)
                     else:

@@ -123,6 +123,7 @@ class RoomActor:
         self.metrics = metrics
         self.clock = clock
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()  # (kept: asking for it is a system call)
         self.task: asyncio.Task[None] | None = None
         self.closed = False  # no new commands (dropped, releasing or stopping)
         self._retry_at = 0.0  # monotonic: a failed step waits until then
@@ -178,8 +179,7 @@ class RoomActor:
         """Let go of the room the moment the lease may have run out without a renewal."""
         if self._expiry is not None:
             self._expiry.cancel()
-        loop = asyncio.get_running_loop()
-        self._expiry = loop.call_later(max(0.0, self.lease.deadline - time.monotonic()), self.expire_if_due)
+        self._expiry = self._loop.call_later(max(0.0, self.lease.deadline - time.monotonic()), self.expire_if_due)
 
     def expire_if_due(self) -> None:
         """Let go of the room if its lease may have run out by our own clock. Run by the
@@ -275,7 +275,7 @@ class RoomActor:
             waiting, on_tick = timeout, "due"
         # one timer that drops a tick into the queue (cheaper than asyncio.wait_for per wait);
         # a tick left over after a command came first just makes one needless look at core.due
-        timer = asyncio.get_running_loop().call_later(waiting, self.queue.put_nowait, _TICK)
+        timer = self._loop.call_later(waiting, self.queue.put_nowait, _TICK)
         try:
             item = await self.queue.get()
         finally:

@@ -209,6 +209,7 @@ class ScriptLink:
         self._flush_soon = False
         self._watchdog: asyncio.TimerHandle | None = None
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None  # the one it is used in (see _running)
 
     # --- calling ------------------------------------------------------------------------
 
@@ -303,7 +304,7 @@ class ScriptLink:
         has its reply."""
         if self._closed:
             raise rx.ConnectionError("the script link is closed")
-        loop = asyncio.get_running_loop()
+        loop = self._running()
         fut = loop.create_future()
         self._out.append((hiredis.pack_command(args), fut))
         if not self._flush_soon:
@@ -326,8 +327,17 @@ class ScriptLink:
             return
         self._send(protocol, out)
 
+    def _running(self) -> asyncio.AbstractEventLoop:
+        """The event loop the link is used in: found once (asking for the running loop is a
+        ``getpid`` system call, and a link is called for every command), again only if
+        that one closed (a test's loop)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
+
     def _send(self, protocol: _Protocol, out: list[tuple[bytes, asyncio.Future[Any]]]) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._running()
         now = loop.time()
         for _, fut in out:
             protocol.waiting.append((fut, now))
