@@ -744,8 +744,8 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
         "hand_no": table.hand_no,
         "stacks": [s.stack if s is not None else None for s in table.seats],
     }]
-    if table.fair is not None:
-        events[0]["fairness"] = dict(public_proof(table.fair, reveal=True), next_commitment=next_commitment(table))
+    if table.fair is not None:  # the proof was published by hand_started: only what it kept back
+        events[0]["fairness"] = {"server_seed": table.fair["server_seed"], "next_commitment": next_commitment(table)}
     if table.league is not None:
         return events + _league_hand_ended(table)
     for i, info in enumerate(table.seats):

@@ -114,11 +114,13 @@ def _dealt_cards(events: list[dict], seats: list[str]) -> dict[int, list[list[in
 
 def _revealed_decks(events: list[dict]) -> dict[int, list[int]]:
     """Per deal, the deck recomputed from the seed the room revealed when the hand ended."""
-    out = {}
+    out, proof = {}, {}
     for e in events:
-        if e["type"] == "hand_ended":
-            f = e["fairness"]
-            out[e["hand_no"]] = fairness.derive_deck(f["server_seed"], f["context"], e["hand_no"], [], f["deck_size"])
+        if e["type"] == "hand_started":
+            proof = e["fairness"]
+        elif e["type"] == "hand_ended":
+            seed = e["fairness"]["server_seed"]
+            out[e["hand_no"]] = fairness.derive_deck(seed, proof["context"], e["hand_no"], [], proof["deck_size"])
     return out
 
 

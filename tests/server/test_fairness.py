@@ -153,6 +153,7 @@ async def test_a_hand_is_committed_before_the_deal_revealed_after_and_verifies(m
     await play_out(app, name, room, clients)
     ended = await clients[0].expect("event", timeout=10, event=lambda e: e["type"] == "hand_ended")
     reveal = ended["event"]["fairness"]
+    assert set(reveal) == {"server_seed", "next_commitment"}  # the rest was said by hand_started
     assert fairness.commitment(reveal["server_seed"]) == committed
     assert reveal["next_commitment"] != committed
     after = await watcher.request({"t": "spectate", "room": room})
