@@ -135,7 +135,7 @@ class App:
         if s.redis_wait_replicas and (replicas := await self.store.replicas()) < s.redis_wait_replicas:
             log.warning("Redis has %d replicas connected, fewer than --redis-wait-replicas %d: changes are "
                         "answered 'unavailable' until enough are", replicas, s.redis_wait_replicas)
-        from .store.migrate import hash_plaintext_tokens, migrate_legacy_layout
+        from .ops.migrate import hash_plaintext_tokens, migrate_legacy_layout
 
         await migrate_legacy_layout(self.store, self.games)
         await hash_plaintext_tokens(self.store)

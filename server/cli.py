@@ -11,7 +11,7 @@ from .config import add_arguments
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import demo_command
+    from .ops.demo import demo_command
 
     return demo_command(args)
 
@@ -114,53 +114,30 @@ def _healthcheck(args: argparse.Namespace) -> int:
     return 1
 
 
-def _add_bot_commands(sub: Any) -> None:
-    from client_demo.bots_cli import add_commands
-
-    add_commands(sub)  # cardroom bots, cardroom simulate
-
-
-def _add_loadtest_command(sub: Any) -> None:
-    from client_demo.loadtest import add_command
-
-    add_command(sub)
+#: The entry point group of the subcommands whose parsers live beside their code: each
+#: entry is named after a command and points at a function that adds that command (and
+#: maybe others) to the subparsers it is given. The project's own are in pyproject.toml
+#: (``history``, ``verify``, ``league``, ``admin`` here; ``bots``, ``simulate`` and
+#: ``loadtest`` in the client package, which this package never imports); an installed
+#: package adds a command the same way.
+COMMANDS = "cardroom.commands"
 
 
-def _add_history_command(sub: Any) -> None:
-    from .history_cli import add_command
+def _plugged(command: str | None) -> list[Callable[[Any], None]]:
+    """The functions that add ``command``, or every one when no entry is named so (for
+    help, or a typo, argparse then lists them all), each once. Loading one imports its
+    module (the engine's tables, redis-py, the bots: about a second of CPU), so
+    ``cardroom serve`` and ``cardroom healthcheck`` load none."""
+    from importlib.metadata import entry_points
 
-    add_command(sub)
-
-
-def _add_verify_command(sub: Any) -> None:
-    from .verify_cli import add_command
-
-    add_command(sub)
-
-
-def _add_admin_command(sub: Any) -> None:
-    from .admin_cli import add_command
-
-    add_command(sub)
-
-
-def _add_league_command(sub: Any) -> None:
-    from .league.cli import add_command
-
-    add_command(sub)
-
-
-# subcommands whose parsers live beside their code: (names, what adds them). Their modules
-# import what the commands run (the engine's tables, redis-py, the bots), about a second
-# of CPU: `cardroom healthcheck` and `cardroom serve` import none of them.
-_ELSEWHERE: list[tuple[tuple[str, ...], Callable[[Any], None]]] = [
-    (("simulate", "bots"), _add_bot_commands),
-    (("loadtest",), _add_loadtest_command),
-    (("history",), _add_history_command),
-    (("verify",), _add_verify_command),
-    (("league",), _add_league_command),
-    (("admin",), _add_admin_command),
-]
+    found = list(entry_points(group=COMMANDS))
+    named = [e for e in found if e.name == command]
+    adders: list[Callable[[Any], None]] = []
+    for entry in named or found:
+        add = entry.load()
+        if add not in adders:  # one function may add several commands (bots, simulate)
+            adders.append(add)
+    return adders
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -209,9 +186,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     health.add_argument("--timeout", type=float, default=3.0, help="seconds (default 3)")
     health.set_defaults(func=_healthcheck)
 
-    if command not in sub.choices:  # added elsewhere; for help or a typo, every one is
-        adders = [add for names, add in _ELSEWHERE if command in names]
-        for add in adders or [add for _, add in _ELSEWHERE]:
+    if command not in sub.choices:  # added elsewhere (see COMMANDS)
+        for add in _plugged(command):
             add(sub)
     return parser
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -25,7 +26,7 @@ from typing import Any
 from engine import bots
 
 from ..games import GAMES
-from ..operator_redis import OperatorError, locate_redis
+from ..ops.operator_redis import OperatorError, locate_redis
 from ..store import Store
 from ..store.connect import connect
 from . import stats
@@ -44,10 +45,11 @@ class RunStopped(LeagueError):
 
 
 def default_url() -> str:
-    """The local server's WebSocket URL (:func:`client_demo.bots_cli.local_url`)."""
-    from client_demo.bots_cli import local_url
+    """The local server's WebSocket URL: ``ws://127.0.0.1:$CARDROOM_PORT/ws``, the server's
+    default port when ``CARDROOM_PORT`` is unset or empty (as ``cardroom bots`` does)."""
+    from ..config import Settings
 
-    return local_url()
+    return f"ws://127.0.0.1:{os.environ.get('CARDROOM_PORT') or Settings.port}/ws"
 
 
 def add_command(subparsers: Any) -> None:
@@ -286,7 +288,7 @@ def _standings(args: argparse.Namespace, out: Out) -> int:
 
 
 def _export(args: argparse.Namespace, out: Out) -> int:
-    from ..history_cli import history_command
+    from ..ops.history_cli import history_command
 
     game, matches = _league_matches(args)
     target = Path(args.out)

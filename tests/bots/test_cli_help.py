@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.cli import build_parser
-from server.demo import demo_command
+from server.ops.demo import demo_command
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.demo import STARTING_STACK, run_demo
+from server.ops.demo import STARTING_STACK, run_demo
 
 
 def test_demo_prints_every_hand_and_conserves_chips(capsys):

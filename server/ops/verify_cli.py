@@ -26,9 +26,9 @@ from typing import Any
 
 import redis
 
-from .history import VIEW_ALL, select_hands, split_hands, visible_events
-from .history_cli import HistoryError, _connect, _load_snapshot, _read_entries
-from .verify import Verdict, verify_export, verify_hand
+from ..history import VIEW_ALL, select_hands, split_hands, visible_events
+from ..verify import Verdict, verify_export, verify_hand
+from .history_cli import HistoryError, connect, load_snapshot, read_entries
 
 
 def add_command(subparsers: Any) -> None:
@@ -81,11 +81,11 @@ def verify_command(args: argparse.Namespace, out: Any = print) -> int:
 
 def _stored_hand(args: argparse.Namespace) -> tuple[tuple[str, int], Verdict]:
     ns = argparse.Namespace(redis_url=args.redis_url, prefix=args.prefix, data_dir=args.data_dir)
-    with _connect(ns) as (client, keys):
-        snapshot = _load_snapshot(client, keys, args.room)
+    with connect(ns) as (client, keys):
+        snapshot = load_snapshot(client, keys, args.room)
         if snapshot is None:
             raise HistoryError(f"no room {args.room!r} (list the rooms with: cardroom history)", 2)
-        hands = select_hands(split_hands(_read_entries(client, keys, args.room), snapshot.get("seats")), args.hand)
+        hands = select_hands(split_hands(read_entries(client, keys, args.room), snapshot.get("seats")), args.hand)
     if not hands:
         raise HistoryError(f"room {args.room} has no hand {args.hand} in its event stream", 2)
     events = [item.event for item in visible_events(hands[0], VIEW_ALL)]

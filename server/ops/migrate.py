@@ -19,8 +19,8 @@ from engine.game import Game
 
 from ..room import table as tbl
 from ..room.core import lobby_summary
-from .keys import Keys
-from .store import Store, unpack
+from ..store.keys import Keys
+from ..store.store import Store, unpack
 
 log = logging.getLogger(__name__)
 

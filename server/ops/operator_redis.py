@@ -9,8 +9,8 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import SettingsError, settings_from
-from .redis_embedded import EmbeddedRedis
+from ..config import SettingsError, settings_from
+from ..redis_embedded import EmbeddedRedis
 
 
 class OperatorError(Exception):

@@ -29,8 +29,8 @@ from typing import Any
 
 import redis
 
-from .games import GAMES
-from .history import (
+from ..games import GAMES
+from ..history import (
     VIEW_ALL,
     Entry,
     hand_lines,
@@ -39,10 +39,10 @@ from .history import (
     select_hands,
     split_hands,
 )
+from ..pokerstars import export_hand
+from ..sentinel import is_sentinel_url, parse_sentinel_url
+from ..store import Keys, unpack
 from .operator_redis import OperatorError, locate_redis
-from .pokerstars import export_hand
-from .sentinel import is_sentinel_url, parse_sentinel_url
-from .store import Keys, unpack
 
 Out = Callable[[str], None]
 FORMATS = ("text", "jsonl", "json", "pokerstars")
@@ -92,7 +92,7 @@ def history_command(args: argparse.Namespace, out: Out = print) -> int:
     """Run ``cardroom history``; returns the exit status (errors go to stderr in one line)."""
     try:
         _check_args(args)
-        with _connect(args) as (client, keys):
+        with connect(args) as (client, keys):
             if args.room is None:
                 _list_rooms(client, keys, args.json or args.format in ("jsonl", "json"), out)
             else:
@@ -126,7 +126,7 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 @contextmanager
-def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
+def connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
     """A Redis client and the key layout, per the flags and environment (see the module doc)."""
     try:
         located = locate_redis(args.redis_url, args.data_dir, args.prefix)
@@ -153,7 +153,7 @@ def _connect(args: argparse.Namespace) -> Iterator[tuple[redis.Redis, Keys]]:
         located.stop()
 
 
-def _load_snapshot(client: redis.Redis, keys: Keys, room: str) -> dict[str, Any] | None:
+def load_snapshot(client: redis.Redis, keys: Keys, room: str) -> dict[str, Any] | None:
     raw = client.hget(keys.room(room), "snap")
     return None if raw is None else unpack(raw)
 
@@ -173,7 +173,7 @@ def _room_summary(room: str, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 def _list_rooms(client: redis.Redis, keys: Keys, as_json: bool, out: Out) -> None:
     rooms = sorted(m.decode() for m in client.smembers(keys.rooms))
-    summaries = [_room_summary(r, snap) for r in rooms if (snap := _load_snapshot(client, keys, r)) is not None]
+    summaries = [_room_summary(r, snap) for r in rooms if (snap := load_snapshot(client, keys, r)) is not None]
     if as_json:
         for s in summaries:
             out(json.dumps(s, ensure_ascii=False))
@@ -197,7 +197,7 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
-def _read_entries(client: redis.Redis, keys: Keys, room: str) -> list[Entry]:
+def read_entries(client: redis.Redis, keys: Keys, room: str) -> list[Entry]:
     entries = client.xrange(keys.events(room))
     return [Entry(sid.decode(), int(fields[b"v"]), unpack(fields[b"e"])) for sid, fields in entries
             if b"e" in fields]
@@ -205,13 +205,13 @@ def _read_entries(client: redis.Redis, keys: Keys, room: str) -> list[Entry]:
 
 def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: Out) -> None:
     room = args.room
-    snapshot = _load_snapshot(client, keys, room)
+    snapshot = load_snapshot(client, keys, room)
     if snapshot is None:
         raise HistoryError(f"no room {room!r} (list the rooms with: cardroom history)", 2)
     game = GAMES.get(snapshot.get("game", ""))  # None: a game this build does not host (generic lines)
     title = game.title if game is not None else str(snapshot.get("game"))
     _check_seat(args.as_seat, room, snapshot.get("seats"))
-    hands = split_hands(_read_entries(client, keys, room), snapshot.get("seats"))
+    hands = split_hands(read_entries(client, keys, room), snapshot.get("seats"))
     chosen = select_hands(hands, args.hand, args.last)
     if args.hand is not None and not chosen:
         have = f"hands {hands[0].number}..{hands[-1].number}" if hands else "no hands yet"

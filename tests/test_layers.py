@@ -1,0 +1,81 @@
+"""The import rules of ARCHITECTURE.md ("Layers"), read from the source: every ``import``
+and ``from ... import`` of every module of ``engine``, ``server`` and ``client_demo``,
+relative ones resolved, inside functions too (a deferred import is still a dependency)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "server", "client_demo")
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports() -> Iterator[tuple[str, str]]:
+    """``(module, what it imports)`` for every import in the three packages; a ``from X
+    import name`` yields ``X.name`` too (``name`` may be a module)."""
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            module = _module(path)
+            here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        yield module, alias.name
+                elif isinstance(node, ast.ImportFrom):
+                    base = node.module or ""
+                    if node.level:
+                        parent = here.split(".")[: len(here.split(".")) - node.level + 1]
+                        base = ".".join(parent + ([node.module] if node.module else []))
+                    yield module, base
+                    for alias in node.names:
+                        yield module, f"{base}.{alias.name}"
+
+
+def _within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+# (what the rule says, the importing modules, what they may not import, modules exempt)
+RULES = [
+    ("the engine is pure: no server, client, asyncio, Redis or network",
+     ("engine",), ("server", "client_demo", "bench", "asyncio", "redis", "websockets", "socket"), ()),
+    ("the server never imports the client package (its commands are entry points)",
+     ("server",), ("client_demo", "bench", "tests"), ()),
+    ("the client package (SDK, bots, web page, load test) speaks the protocol only",
+     ("client_demo",), ("server", "bench", "tests"), ()),
+    ("the store knows Redis keys and scripts, not rooms, routing or connections",
+     ("server.store",), ("server.room", "server.cluster", "server.lobby", "server.league", "server.ops",
+                         "server.app", "server.cli", "server.session", "server.transport"), ()),
+    ("a room knows neither routing nor requests nor the wiring",
+     ("server.room",), ("server.cluster", "server.lobby", "server.league", "server.ops", "server.app",
+                        "server.cli", "server.transport"), ()),
+    ("operator commands sit on top: only the command line, the start-up and the league's commands use them",
+     ("engine", "server", "client_demo"), ("server.ops",),
+     ("server.ops", "server.cli", "server.app", "server.league.cli")),
+]
+
+
+@pytest.mark.parametrize("rule,importers,forbidden,exempt", RULES, ids=[r[0] for r in RULES])
+def test_imports_point_one_way(rule, importers, forbidden, exempt):
+    broken = sorted({f"{module} imports {name}" for module, name in imports()
+                     if _within(module, importers) and not _within(module, exempt)
+                     and _within(name, forbidden)})
+    assert broken == [], rule
+
+
+def test_the_rules_see_relative_and_deferred_imports():
+    """The reader resolves ``from ..room import table`` and finds imports inside functions
+    (a rule that saw neither would pass for nothing)."""
+    found = set(imports())
+    assert ("server.ops.migrate", "server.room.table") in found  # from ..room import table as tbl
+    assert ("server.cli", "server.app") in found  # inside _serve
+    assert ("server.ops.history_cli", "redis") in found
