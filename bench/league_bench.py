@@ -342,7 +342,7 @@ class Row:
 def compare(dup: LeagueRun, nodup: LeagueRun) -> list[Row]:
     """One row per match of the duplicate league, with the same entrants' non-duplicate
     matches (their hands pooled)."""
-    unit, factor = stats.UNITS[dup.game]
+    unit, factor = stats.unit_of(dup.game)
     others: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for r in nodup.records:
         others.setdefault(tuple(r["entrants"]), []).append(r)

@@ -24,6 +24,8 @@ import struct
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .game import Game
+
 SCHEME = "cardroom-v1"
 SEED_BYTES = 32
 SEED_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -82,38 +84,24 @@ def derive_deck(server_seed: str, room: str, hand_no: int, client_seeds: Sequenc
     return deck
 
 
-def layout(game: str, deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
-    """Where each game's dealing rule puts the cards of ``deck``, ``deal_order`` being the
-    dealt seats in the order they receive cards.
-
-    Returns ``hands`` (seat -> its cards in the order dealt) and, for Hold'em, ``board``
-    (flop, turn and river: a card is burned before each street), for Dou Dizhu ``bottom``.
-
-    * Hold'em: one card to each seat in order, twice around; then burn, three, burn,
-      one, burn, one.
-    * Zha Jin Hua: one card to each seat in order, three times around.
-    * Dou Dizhu: card ``k`` (of the first 51) to ``deal_order[k % 3]``; the last three
-      are the bottom.
-    """
-    n = len(deal_order)
-    if game == "holdem":
-        hands = {s: [deck[i], deck[n + i]] for i, s in enumerate(deal_order)}
-        rest = deck[2 * n:]
-        return {"hands": hands, "board": [rest[1], rest[2], rest[3], rest[5], rest[7]]}
-    if game == "zhajinhua":
-        return {"hands": {s: [deck[i], deck[n + i], deck[2 * n + i]] for i, s in enumerate(deal_order)}}
-    if game == "doudizhu":
-        hands: dict[int, list[int]] = {s: [] for s in deal_order}
-        for k in range(51):
-            hands[deal_order[k % 3]].append(deck[k])
-        return {"hands": hands, "bottom": list(deck[51:54])}
-    raise ValueError(f"no dealing rule for {game!r}")
+def layout(game: Game, deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
+    """Where ``game``'s dealing rule (:attr:`~engine.game.Game.layout`) puts the cards of
+    ``deck``, ``deal_order`` being the dealt seats in the order they receive cards:
+    ``hands`` (seat -> its cards in the order dealt) and the game's other piles (Hold'em's
+    ``board``: a card is burned before each street; Dou Dizhu's ``bottom``). Raises
+    ``ValueError`` for a game without a dealing rule."""
+    if game.layout is None:
+        raise ValueError(f"{game.name} declares no dealing rule")
+    return game.layout(deck, deal_order)
 
 
-def deal_order(game: str, state: Any, deck: Sequence[int]) -> list[int]:
+def deal_order(game: Game, state: Any, deck: Sequence[int]) -> list[int] | None:
     """The dealt seats of a freshly dealt ``state`` in the order they received cards
-    (each seat's first card's place in ``deck``)."""
-    cards = state.hole if game == "holdem" else state.hands
+    (each seat's first card's place in ``deck``); None for a game that does not say
+    which cards it dealt (:attr:`~engine.game.Game.dealt`)."""
+    if game.dealt is None:
+        return None
+    cards = game.dealt(state)
     position = {c: i for i, c in enumerate(deck)}
     dealt = [s for s, held in enumerate(cards) if held]
     return sorted(dealt, key=lambda s: min(position[c] for c in cards[s]))

@@ -83,6 +83,33 @@ def describe_event(event: Event, name: SeatName) -> str | None:
 
 
 @dataclass(frozen=True)
+class Stakes:
+    """What sets a game's stakes, for the lobby's quick match and for leagues.
+
+    ``field``: the hand option a quick match's ``stake`` sets and a league counts its
+    results in (Hold'em's ``big_blind``). ``config(stake)``: a table's options for that
+    stake (default ``{field: stake}``; Hold'em's also sets the small blind to half).
+    ``quick_seats`` and ``quick_stake``: the table a quick match opens when no open table
+    fits and the request names no size or stake (``None``: the game's own default).
+    ``league_stack``: a league match's stack, in units of ``field``. ``unit`` and ``per``:
+    how standings count results (``"bb/100"``, the mean per hand times 100); ``series_unit``
+    labels a league chart's running total (``"bb"``)."""
+
+    field: str
+    config: Callable[[int], dict[str, Any]] | None = None
+    quick_seats: int | None = None
+    quick_stake: int | None = None
+    league_stack: int = 100
+    unit: str = "units/hand"
+    per: float = 1.0
+    series_unit: str = "units"
+
+    def table_config(self, stake: int) -> dict[str, Any]:
+        """The hand options of a table played at ``stake``."""
+        return self.config(stake) if self.config is not None else {self.field: stake}
+
+
+@dataclass(frozen=True)
 class Game:
     """One game's rules behind a uniform interface.
 
@@ -110,6 +137,18 @@ class Game:
     new state (its view now shows the cards to everyone) and a public ``show`` event, or
     raises :class:`~engine.errors.IllegalAction` (``hand_not_over``, ``nothing_to_show``).
     ``None``: every hand is open at the end, there is nothing to show.
+    ``dealt(state)`` and ``layout(deck, deal_order)`` are the game's dealing rule, which
+    provably fair deals publish and check (``engine/fairness.py``): ``dealt`` gives each
+    seat's cards in a freshly dealt state (empty or ``None`` for a seat not dealt in);
+    ``layout`` says where the rule puts the cards of ``deck`` when ``deal_order`` is the
+    dealt seats in the order they receive cards: ``hands`` (seat -> its cards in the order
+    dealt) and any other named piles (a board, a bottom). ``None``: the deck is still
+    derived and committed to, but no verifier can place its cards.
+    ``stakes``: see :class:`Stakes` (``None``: no quick match by stake, no league).
+    ``time_bank``: rooms may give each seat a time bank (``time_bank_seconds``).
+    ``auto_play_checks``: a seat handed to auto-play checks when it may, else folds (the
+    betting games); otherwise the game's first bot strategy plays it (or, without one, its
+    ``timeout_action``).
     """
 
     name: str
@@ -130,6 +169,11 @@ class Game:
     check_config: Callable[[dict[str, Any]], None] = lambda config: None
     format_event: Callable[[Event, SeatName], str | None] = describe_event
     show: Callable[[Any, int], tuple[Any, list[Event]]] | None = None
+    dealt: Callable[[Any], Sequence[Sequence[int] | None]] | None = None
+    layout: Callable[[Sequence[int], Sequence[int]], dict[str, Any]] | None = None
+    stakes: Stakes | None = None
+    time_bank: bool = False
+    auto_play_checks: bool = False
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate hand options, one by one and then together (``check_config``, for

@@ -195,8 +195,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(command).parse_args(argv)
-    return args.func(args)
+    try:
+        args = build_parser(command).parse_args(argv)
+        return args.func(args)
+    except RuntimeError as exc:  # an installed game that does not load: one line, not a traceback
+        from engine.registry import GameLoadError  # (here: `healthcheck` imports no engine)
+
+        if not isinstance(exc, GameLoadError):
+            raise
+        print(f"cardroom {command or ''}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
-"""The games this server hosts: ``{name: GAME}`` from the engine packages."""
+"""The games this server hosts: ``{name: GAME}``, every game installed
+(:func:`engine.registry.installed`: the entry points of the group ``cardroom.games``, the
+three built-in games among them)."""
 
 from __future__ import annotations
 
-from engine.doudizhu import GAME as DOUDIZHU
 from engine.game import Game
-from engine.holdem import GAME as HOLDEM
-from engine.zhajinhua import GAME as ZHAJINHUA
+from engine.registry import installed
 
-GAMES: dict[str, Game] = {g.name: g for g in (HOLDEM, ZHAJINHUA, DOUDIZHU)}
+GAMES: dict[str, Game] = dict(installed())

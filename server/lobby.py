@@ -480,7 +480,7 @@ class Lobby:
         try:
             view = await self._pick_table(session, game, msg, bucket)
             if view is None:
-                options, config = matchmaking.quick_table(game.name, msg.stake, msg.seats)
+                options, config = matchmaking.quick_table(game, msg.stake, msg.seats)
                 view, _ = await self._new_room(session, game, options, config)
                 await self.store.set_quick_match_room(bucket, view.room)
             origin = self.directory.origin(session, msg.ref)
@@ -496,7 +496,7 @@ class Lobby:
         last = await self.store.quick_match_room(bucket)
         for room in matchmaking.order(await self._rooms(), game.name, last):
             view = await self.views.open(room)
-            if view is not None and matchmaking.fits(view.table, session.player_id or "", msg.stake, msg.seats):
+            if view is not None and matchmaking.fits(view.table, game, session.player_id or "", msg.stake, msg.seats):
                 return view
         return None
 

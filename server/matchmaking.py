@@ -1,7 +1,8 @@
 """Quick match: which table a ``quick_match`` request should sit at, as pure functions.
 
-A request names a game and optionally a ``stake`` (the game's main stake: Hold'em's big
-blind, Zha Jin Hua's ante, Dou Dizhu's base stake) and a table size (``seats``). Requests
+A request names a game and optionally a ``stake`` (the game's main stake, its
+:attr:`engine.game.Stakes.field`: Hold'em's big blind, Zha Jin Hua's ante, Dou Dizhu's
+base stake) and a table size (``seats``). Requests
 with the same three values share a *bucket*; the lobby decides them one at a time per
 bucket, across every server process, under a Redis lock (see :mod:`server.lobby`), so a
 burst of requests fills one table before it opens the next: never two half-empty tables.
@@ -11,17 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.game import Game
+
 from .room import table as tbl
-
-STAKE_FIELD = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
-"""The config field a quick match's ``stake`` is, by game."""
-
-QUICK_TABLE = {"holdem": (6, 10), "zhajinhua": (5, None), "doudizhu": (3, None)}
-"""The table a quick match opens when no open table fits, by game: its size and stake where
-the request names none. The engine's defaults are a full ring (ten seats of Hold'em, nine of
-Zha Jin Hua) and Hold'em blinds of 50/100, under which the default buy-in of 1,000 is ten
-big blinds; a quick table is a six-handed 5/10 game, where it is a hundred (the same as
-the page's "Play now")."""
 
 CANDIDATES = 12  # tables looked at per request (the fullest first)
 
@@ -31,37 +24,25 @@ def bucket(game: str, stake: int | None, seats: int | None) -> str:
     return f"{game}:{stake or '-'}:{seats or '-'}"
 
 
-def quick_table(game: str, stake: int | None, seats: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+def quick_table(game: Game, stake: int | None, seats: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The room options and config of the table a quick match opens: the request's size
-    and stake, else the game's :data:`QUICK_TABLE` ones (the game's defaults for a game
-    without)."""
-    size, default_stake = QUICK_TABLE.get(game, (None, None))
-    size = seats or size
-    return ({"seats": size} if size else {}), stake_config(game, stake or default_stake)
+    and stake, else the game's quick table (:class:`engine.game.Stakes`: Hold'em's is
+    six-handed 5/10, where the default buy-in of 1,000 is a hundred big blinds, the same as
+    the page's "Play now"), else the game's own defaults."""
+    stakes = game.stakes
+    size = seats or (stakes.quick_seats if stakes else None)
+    stake = stake or (stakes.quick_stake if stakes else None)
+    config = stakes.table_config(stake) if stakes is not None and stake is not None else {}
+    return ({"seats": size} if size else {}), config
 
 
-def stake_config(game: str, stake: int | None) -> dict[str, Any]:
-    """The config of a table created for a request with ``stake`` (the game's defaults
-    otherwise; Hold'em's small blind is half the big one, Zha Jin Hua's cap ten antes)."""
-    if stake is None:
-        return {}
-    if game == "holdem":
-        return {"big_blind": stake, "small_blind": max(1, stake // 2)}
-    if game == "zhajinhua":
-        return {"ante": stake, "max_stake": 10 * stake}
-    if game in STAKE_FIELD:
-        return {STAKE_FIELD[game]: stake}
-    return {}
-
-
-def fits(table: tbl.Table, player: str, stake: int | None, seats: int | None) -> bool:
-    """May ``player`` be seated at ``table`` by a quick match with these filters?"""
+def fits(table: tbl.Table, game: Game, player: str, stake: int | None, seats: int | None) -> bool:
+    """May ``player`` be seated at ``table`` (of ``game``) by a quick match with these filters?"""
     if table.closed or table.locked or table.code is not None or tbl.seat_of(table, player) is not None:
         return False
     if seats is not None and len(table.seats) != seats:
         return False
-    field = STAKE_FIELD.get(table.game)
-    if stake is not None and (field is None or table.config.get(field) != stake):
+    if stake is not None and (game.stakes is None or table.config.get(game.stakes.field) != stake):
         return False
     return any(s is None for s in table.seats)
 

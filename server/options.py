@@ -28,18 +28,17 @@ def room_options(game: Game) -> list[Option]:
 
     The bot options (``bots``, ``bot_strategy``, ``bot_delay_seconds``) are offered for
     games that have bot strategies in :mod:`engine.bots`; ``time_bank_seconds`` for the
-    games in :data:`TIME_BANK_GAMES`.
+    games that offer a time bank (:attr:`engine.game.Game.time_bank`).
     """
     return _table_options(game) + _time_bank_options(game) + _bot_options(game)
 
 
-TIME_BANK_GAMES = ("holdem",)
 TIME_BANK_MAX_SECONDS = 600
 
 
 def _time_bank_options(game: Game) -> list[Option]:
     """``time_bank_seconds``, in the games that offer a time bank (Hold'em)."""
-    if game.name not in TIME_BANK_GAMES:
+    if not game.time_bank:
         return []
     return [Option(
         "time_bank_seconds", float, 0.0,

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game import Event
 
+from .games import GAMES
 from .history import Entry, Hand, net_results, split_hands
 
 if TYPE_CHECKING:
     from .room import table as tbl
 
 RESULTS_KEPT = 200  # per player: the last results kept (and a result recorded twice is told apart)
-RECORD_GAMES = ("holdem", "zhajinhua", "doudizhu")
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def record_message(totals: dict[str, int], recent: list[dict[str, Any]]) -> dict
     """The ``record`` reply: ``hands`` (all games), ``games`` (per game: ``hands``, ``net``,
     every game this server hosts present, zeros where none was played) and ``recent``
     (newest first)."""
-    games = {g: {"hands": totals.get(f"{g}:hands", 0), "net": totals.get(f"{g}:net", 0)} for g in RECORD_GAMES}
+    games = {g: {"hands": totals.get(f"{g}:hands", 0), "net": totals.get(f"{g}:net", 0)} for g in GAMES}
     for key in totals:
         game, _, kind = key.rpartition(":")
         if game and game not in games and kind in ("hands", "net"):

@@ -22,6 +22,7 @@ from typing import Any
 from engine import fairness
 from engine.cards import format_card
 
+from .games import GAMES
 from .history import FAIRNESS_KEYS
 
 
@@ -83,7 +84,9 @@ def verify_hand(game: str, room: str, events: Iterable[Mapping[str, Any]]) -> Ve
         seeds = [s["seed"] for s in proof["seeds"]]
         context = proof.get("context", room)  # a league match's rooms deal from the match id
         deck = fairness.derive_deck(seed, context, started["hand_no"], seeds, proof["deck_size"])
-        dealt = fairness.layout(game, deck, proof["deal_order"])
+        if game not in GAMES:
+            raise ValueError(f"the game {game!r} is not installed here: its dealing rule is unknown")
+        dealt = fairness.layout(GAMES[game], deck, proof["deal_order"])
     except (KeyError, TypeError, ValueError) as exc:
         verdict.problems.append(f"the proof is incomplete or malformed ({exc})")
         return verdict

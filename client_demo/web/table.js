@@ -923,7 +923,7 @@ function overlaps(a, b, gap = 0) {
   return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
 }
 
-/** The games whose auto-play only checks or folds (server/room/table.py CHECK_FOLD_GAMES). */
+/** The games whose auto-play only checks or folds (engine.game.Game.auto_play_checks). */
 function checkFoldGame(game) {
   return game === "holdem" || game === "zhajinhua";
 }

@@ -9,7 +9,10 @@ described in ``docs/doudizhu.md``.
 
 from __future__ import annotations
 
-from ..game import Game
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game, Stakes
 from .bidding import Bidding, BidOptions
 from .hand import apply, new_hand, start_events, timeout_action
 from .history import format_event
@@ -31,6 +34,19 @@ from .ranks import (
 from .state import DoudizhuState, from_dict, to_dict
 from .view import view
 
+
+def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
+    """Dou Dizhu's dealing rule (see :class:`~engine.game.Game`): card ``k`` of the first
+    51 to ``deal_order[k % 3]``; the last three are the bottom."""
+    hands: dict[int, list[int]] = {s: [] for s in deal_order}
+    for k in range(51):
+        hands[deal_order[k % 3]].append(deck[k])
+    return {"hands": hands, "bottom": list(deck[51:54])}
+
+
+#: the stake is the base stake; a league counts points per game
+STAKES = Stakes(field="stake", quick_seats=3, league_stack=1000, unit="points/game", series_unit="points")
+
 GAME = Game(
     name="doudizhu",
     title="Dou Dizhu (斗地主)",
@@ -48,6 +64,9 @@ GAME = Game(
     to_dict=to_dict,
     from_dict=from_dict,
     format_event=format_event,
+    dealt=lambda state: state.hands,
+    layout=layout,
+    stakes=STAKES,
 )
 
 __all__ = [

@@ -9,7 +9,10 @@ deals); the same events are kept in ``state.opening`` and returned by
 
 from __future__ import annotations
 
-from ..game import Game
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game, Stakes
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
 from .history import format_event
@@ -18,6 +21,21 @@ from .pots import Pot
 from .showdown import show
 from .state import HoldemState, from_dict, to_dict
 from .view import view
+
+
+def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
+    """Hold'em's dealing rule (see :class:`~engine.game.Game`): one card to each seat in
+    order, twice around; then burn, three (the flop), burn, one, burn, one."""
+    n = len(deal_order)
+    rest = deck[2 * n:]
+    return {"hands": {s: [deck[i], deck[n + i]] for i, s in enumerate(deal_order)},
+            "board": [rest[1], rest[2], rest[3], rest[5], rest[7]]}
+
+
+#: a quick table is six-handed 5/10 (the default buy-in is then a hundred big blinds);
+#: a league match starts at 200 big blinds and counts big blinds per hundred hands
+STAKES = Stakes(field="big_blind", config=lambda bb: {"big_blind": bb, "small_blind": max(1, bb // 2)},
+                quick_seats=6, quick_stake=10, league_stack=200, unit="bb/100", per=100.0, series_unit="bb")
 
 GAME = Game(
     name="holdem",
@@ -38,6 +56,11 @@ GAME = Game(
     format_event=format_event,
     check_config=check_options,
     show=show,
+    dealt=lambda state: state.hole,
+    layout=layout,
+    stakes=STAKES,
+    time_bank=True,
+    auto_play_checks=True,
 )
 
 __all__ = [

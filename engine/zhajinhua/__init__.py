@@ -10,7 +10,10 @@ as ``GAME``. Rules and wire formats: ``docs/zhajinhua.md``.
 
 from __future__ import annotations
 
-from ..game import Game
+from collections.abc import Sequence
+from typing import Any
+
+from ..game import Game, Stakes
 from .flow import apply, new_hand, show, start_events, timeout_action
 from .history import format_event
 from .legal import Legal, legal_actions, legal_to_wire
@@ -28,6 +31,18 @@ from .ranking import (
 )
 from .state import ZjhState, from_dict, to_dict
 from .view import view
+
+
+def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
+    """Zha Jin Hua's dealing rule (see :class:`~engine.game.Game`): one card to each seat
+    in order, three times around."""
+    n = len(deal_order)
+    return {"hands": {s: [deck[i], deck[n + i], deck[2 * n + i]] for i, s in enumerate(deal_order)}}
+
+
+#: a quick table seats five; its stake is the ante, the cap ten antes
+STAKES = Stakes(field="ante", config=lambda ante: {"ante": ante, "max_stake": 10 * ante}, quick_seats=5,
+                league_stack=1000, unit="antes/hand", series_unit="antes")
 
 GAME = Game(
     name="zhajinhua",
@@ -48,6 +63,10 @@ GAME = Game(
     format_event=format_event,
     check_config=check_options,
     show=show,
+    dealt=lambda state: state.hands,
+    layout=layout,
+    stakes=STAKES,
+    auto_play_checks=True,
 )
 
 __all__ = [

@@ -10,13 +10,9 @@ from engine.errors import ConfigError
 from ..games import GAMES
 from .files import NAME, League, LeagueError
 
-#: a match's stack in result units (the big blind, the ante, the stake) unless given
-DEFAULT_STACK_UNITS = {"holdem": 200, "zhajinhua": 1000, "doudizhu": 1000}
 SNG_STACK_BB = 75  # a sit-and-go's starting stack in big blinds (1,500 at 10/20)
 #: a sit-and-go's blind levels as multiples of the configured blinds (10/20, 15/30, 25/50, ...)
 SNG_LEVELS = (1, 1.5, 2.5, 5, 7.5, 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, 300, 400)
-#: the config field whose chips make one result unit, per game
-UNIT_FIELDS = {"holdem": "big_blind", "zhajinhua": "ante", "doudizhu": "stake"}
 MAX_HANDS = 100_000
 MAX_ACTION_SECONDS = 600.0
 
@@ -35,6 +31,8 @@ def new_league(name: str, game: str, *, hands: int = 100, seats: int | None = No
     if game not in GAMES:
         raise LeagueError(f"no game {game[:32]!r} (hosted: {', '.join(sorted(GAMES))})", 2)
     g = GAMES[game]
+    if g.stakes is None:
+        raise LeagueError(f"{game} declares no stakes (engine.game.Stakes): it has no unit to count results in", 2)
     try:
         parsed = g.parse_config(config)
     except (ConfigError, ValueError, TypeError) as exc:
@@ -47,12 +45,12 @@ def new_league(name: str, game: str, *, hands: int = 100, seats: int | None = No
     if format not in ("deals", "sng"):
         raise LeagueError(f"format is deals or sng (got {format[:16]!r})", 2)
     sng = format == "sng"
-    if sng and (game != "holdem" or level_hands < 1):
-        raise LeagueError("format sng is for holdem, with level hands of at least 1", 2)
-    unit = int(parsed[UNIT_FIELDS[game]])
+    if sng and ("small_blind" not in parsed or "big_blind" not in parsed or level_hands < 1):
+        raise LeagueError("format sng is for games played with blinds, with level hands of at least 1", 2)
+    unit = int(parsed[g.stakes.field])
     if stack is not None and stack < 1:
         raise LeagueError("stack must be at least 1 chip", 2)
     return League(name=name, game=game, seats=seats, hands=hands,
-                  stack=stack or (SNG_STACK_BB if sng else DEFAULT_STACK_UNITS[game]) * unit, unit=unit,
+                  stack=stack or (SNG_STACK_BB if sng else g.stakes.league_stack) * unit, unit=unit,
                   action_seconds=action_seconds, duplicate=duplicate, config=parsed, format=format,
                   levels=blind_levels(parsed) if sng else [], level_hands=level_hands, owner=owner)

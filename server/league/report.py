@@ -23,6 +23,14 @@ from .files import League
 Match = dict[str, Any]
 
 
+def _series_unit(game: str) -> str:
+    """What a league chart's running totals count in (:attr:`engine.game.Stakes.series_unit`)."""
+    from ..games import GAMES
+
+    stakes = GAMES[game].stakes
+    return stakes.series_unit if stakes is not None else "units"
+
+
 def report(league: League, matches: list[Match], now_ms: int) -> dict[str, Any]:
     """The league as published: public settings, entrant names and strategies, matches."""
     settings = asdict(league)
@@ -108,7 +116,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
     league = rep["league"]
     matches = rep["matches"]
     done = [m for m in matches if m.get("status") == "done"]
-    unit = "place" if league.get("format") == "sng" else stats.UNITS[league["game"]][0]
+    unit = "place" if league.get("format") == "sng" else stats.unit_of(league["game"])[0]
     return {
         "t": "league", "name": league["name"], "game": league["game"], "unit": unit,
         "settings": {k: league.get(k) for k in ("seats", "hands", "stack", "unit", "action_seconds", "duplicate",
@@ -119,7 +127,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
         "run": rep.get("run"),  # while being run over the protocol: round, rounds, the round's matches
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],
         **_chart(series(matches)),
-        "series_unit": "bb" if league["game"] == "holdem" else unit.split("/")[0],
+        "series_unit": _series_unit(league["game"]),
         "matches": [{
             "match": m["match"], "round": m.get("round"), "status": m.get("status"), "entrants": m["entrants"],
             "rooms": m["rooms"], "deals": m.get("deals"), "commitment": m.get("commitment"), "seed": m.get("seed"),

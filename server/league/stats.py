@@ -33,12 +33,19 @@ from typing import Any, Protocol
 
 Match = Mapping[str, Any]
 
-#: per game, the result's unit label and the factor applied to the per-hand mean in units
-UNITS: dict[str, tuple[str, float]] = {
-    "holdem": ("bb/100", 100.0),
-    "zhajinhua": ("antes/hand", 1.0),
-    "doudizhu": ("points/game", 1.0),
-}
+
+
+def unit_of(game: str) -> tuple[str, float]:
+    """The result's unit label and the factor applied to the per-hand mean in units, of
+    ``game`` (its :class:`engine.game.Stakes`: ``("bb/100", 100.0)`` for Hold'em);
+    ``ValueError`` for a game not installed or without stakes."""
+    from ..games import GAMES  # (deferred: the rest of this module is plain arithmetic)
+
+    stakes = GAMES[game].stakes if game in GAMES else None
+    if stakes is None:
+        known = ", ".join(name for name, g in GAMES.items() if g.stakes is not None)
+        raise ValueError(f"unknown game {game!r}; known: {known}")
+    return stakes.unit, stakes.per
 
 #: Student's t two-sided 95% quantile (0.975) for 1..30 degrees of freedom
 _T975 = (
@@ -106,7 +113,7 @@ class Row:
 
     ``matches`` counts its finished matches, ``hands`` its samples (deals, summed over
     those matches), ``chips`` the chips it won over them, ``result`` the interval over
-    all those samples scaled by the game's factor in :data:`UNITS` and labelled ``unit``;
+    all those samples scaled by the game's factor (:func:`unit_of`) and labelled ``unit``;
     ``mu``, ``sigma`` and ``ordinal`` come from its rating.
     """
 
@@ -281,7 +288,7 @@ def ratings(matches: Iterable[Match], model: RatingModel | None = None) -> dict[
 def standings(matches: Iterable[Match]) -> list[Row]:
     """One :class:`Row` per entrant of the finished matches, best first.
 
-    All matches must be of one game in :data:`UNITS` (``ValueError`` naming the games
+    All matches must be of one game with a unit (:func:`unit_of`; ``ValueError`` naming the games
     found otherwise). Only matches with status ``"done"`` count, for the rating and the
     result alike, so an entrant of unfinished matches only has no row. ``result`` is the
     :func:`interval` over all the entrant's :func:`deal_samples` (a sit-and-go league's:
@@ -295,11 +302,10 @@ def standings(matches: Iterable[Match]) -> list[Row]:
     if not games:
         return []
     game = games[0]
-    if game not in UNITS:
-        raise ValueError(f"unknown game {game!r}; known: {', '.join(UNITS)}")
+    unit = unit_of(game)
     done = _done(matches)
     sng = any(_sng(m) for m in done)
-    label, factor = ("place", 1.0) if sng else UNITS[game]
+    label, factor = ("place", 1.0) if sng else unit
     count: dict[str, int] = {}
     chips: dict[str, int | float] = {}
     samples: dict[str, list[float]] = {}

@@ -568,14 +568,14 @@ class RoomCore:
     def _server_choice(self, seat: int, step: str) -> tuple[str, dict[str, Any] | None]:
         """What the server plays for ``seat`` (``step`` ``"bot"`` or ``"auto"``), and the
         strategy named in logs. A bot seat: its strategy's choice. An auto-played seat:
-        check or fold in :data:`~server.room.table.CHECK_FOLD_GAMES` (decided from the
-        table alone), else the built-in bot's first strategy (``smart``; a game without
+        check or fold in a game that says so (:attr:`engine.game.Game.auto_play_checks`:
+        decided from the table alone), else the built-in bot's first strategy (``smart``; a game without
         one: its timeout action). A strategy's choice is drawn (:meth:`_draw`), so a
         replay plays it again without the bot."""
         t0 = self.table
         info = t0.seats[seat]
         assert info is not None
-        if step == "auto" and self.game.name in tbl.CHECK_FOLD_GAMES:
+        if step == "auto" and self.game.auto_play_checks:
             return "check_or_fold", tbl.check_or_fold(self.game, t0.hand, seat)
         if step == "auto" and (self.game.name, bots.NAMES[0]) not in bots.STRATEGIES:
             return "timeout_action", self.game.timeout_action(t0.hand, seat)  # a game without a bot

@@ -49,7 +49,6 @@ from ..protocol import ProtocolError
 ANSWERS_KEPT = 32  # per player: a client only ever resends its latest actions
 AUTO_PLAY_AFTER_TIMEOUTS = 2  # turn clocks run out in a row before the seat is auto-played
 AUTO_REASONS = ("asked", "timeouts", "disconnected")  # why a seat is auto-played (SeatInfo.auto)
-CHECK_FOLD_GAMES = ("holdem", "zhajinhua")  # auto-play only checks or folds here; elsewhere the bot plays
 BOT_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "Claude", "Radia")
 DEFAULT_BOT_DELAY_SECONDS = 1.0
 
@@ -460,7 +459,7 @@ def set_auto(table: Table, seat: int, on: bool, now_ms: int, reason: str = "aske
 
 
 def check_or_fold(game: Game, state: Any, seat: int) -> dict[str, Any]:
-    """Auto-play's action in the betting games (:data:`CHECK_FOLD_GAMES`): check when
+    """Auto-play's action in the betting games (:attr:`engine.game.Game.auto_play_checks`): check when
     the engine allows it, else fold."""
     try:
         game.apply(state, seat, {"type": "check"})
@@ -673,7 +672,8 @@ def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
                       "players": [table.seats[i].player for i in ready]}  # type: ignore[union-attr]
     table.fair = None
     if fair is not None:
-        table.fair = dict(fair, deal_order=fairness.deal_order(game.name, table.hand, deck))
+        order = fairness.deal_order(game, table.hand, deck)  # None: a game with no dealing rule
+        table.fair = dict(fair) if order is None else dict(fair, deal_order=order)
         started["fairness"] = public_proof(table.fair, reveal=False)
     events: list[Event] = [started]
     events += game.start_events(table.hand)

@@ -9,7 +9,6 @@ import pytest
 
 from server.league.files import League
 from server.league.stats import (
-    UNITS,
     Interval,
     Row,
     deal_samples,
@@ -18,6 +17,7 @@ from server.league.stats import (
     interval,
     ratings,
     standings,
+    unit_of,
 )
 
 
@@ -260,7 +260,7 @@ def test_standings_rows():
     assert (bob.matches, bob.hands, bob.chips) == (2, 3, -75)
     assert bob.result.mean == pytest.approx(-125.0)
     assert alice.ordinal > bob.ordinal
-    assert UNITS["holdem"] == ("bb/100", 100.0)
+    assert unit_of("holdem") == ("bb/100", 100.0)
 
 
 def test_standings_break_ordinal_ties_by_name_and_empty_is_empty():

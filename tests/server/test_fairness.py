@@ -43,7 +43,7 @@ def test_the_documents_worked_example():
     assert hmac.new(bytes.fromhex(seed), message, hashlib.sha256).hexdigest() == doc_value("HMAC 0")
     block = DOC.split("deck (52)", 1)[1].split("as cards", 1)[0]
     assert fairness.derive_deck(seed, room, hand_no, seeds, 52) == [int(x) for x in block.split()]
-    dealt = fairness.layout("holdem", fairness.derive_deck(seed, room, hand_no, seeds, 52), [1, 0])
+    dealt = fairness.layout(GAMES["holdem"], fairness.derive_deck(seed, room, hand_no, seeds, 52), [1, 0])
     assert dealt == {"hands": {1: [33, 5], 0: [19, 20]}, "board": [37, 39, 24, 7, 2]}
 
 
@@ -80,7 +80,7 @@ def test_the_dealing_rules_are_the_engines(name):
         taken = sorted(rng.sample(range(n + rng.randint(0, 3 if name != "doudizhu" else 0)), n))
         seats = [(f"p{i}", 1000) if i in taken else None for i in range(max(taken) + 1)]
         state = game.new_hand(game.parse_config({}) | {"button": rng.choice(taken)}, seats, deck)
-        dealt = fairness.layout(name, deck, fairness.deal_order(name, state, deck))
+        dealt = fairness.layout(game, deck, fairness.deal_order(game, state, deck))
         held = state.hole if name == "holdem" else state.hands
         assert {s: sorted(c) for s, c in dealt["hands"].items()} == {s: sorted(held[s]) for s in taken}
         if name == "holdem":

@@ -391,7 +391,7 @@ async def test_jsonl_carries_the_hands_fairness_proof_and_older_hands_write_null
     assert proof["seeds"] == [{"seat": 0, "seed": "alice-seed"}, {"seat": 1, "seed": ""}, {"seat": 2, "seed": "carol_2"}]
     # the export alone proves the deal: the deck derived from it puts every card seen where it was
     deck = fairness.derive_deck(proof["server_seed"], hand["room"], hand["hand"], [s["seed"] for s in proof["seeds"]], 52)
-    placed = fairness.layout("holdem", deck, proof["deal_order"])
+    placed = fairness.layout(GAMES["holdem"], deck, proof["deal_order"])
     assert {e["seat"]: e["cards"] for e in hand["events"] if e["type"] == "deal"} == placed["hands"]
     assert [e["board"] for e in hand["events"] if e["type"] == "board"][-1] == placed["board"]
     # a hand stored before fair deals: null; a hand still being played: no seed yet

@@ -84,7 +84,7 @@ async def store_scripted_hand(url: str, prefix: str, room: str, stacks: list[int
     events = tbl.start_hand(t, HOLDEM, deck, 0)
     public = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(SERVER_SEED),
               "seeds": [{"seat": s, "seed": seeds.get(s, "")} for s in ready], "deck_size": 52,
-              "deal_order": fairness.deal_order("holdem", t.hand, deck)}
+              "deal_order": fairness.deal_order(GAMES["holdem"], t.hand, deck)}
 
     def add_proof(events: list[dict[str, Any]]) -> None:
         for e in events:

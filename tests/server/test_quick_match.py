@@ -110,8 +110,9 @@ def test_the_order_tries_the_last_opened_table_then_the_fullest():
                {"room": "r-f", "game": "holdem", "seats": 2, "players": 1, "bots": 1}]
     assert matchmaking.order(entries, "holdem", "r-new") == ["r-new", "r-b", "r-a", "r-f"]
     table = tbl.Table(room="r-x", game="holdem", options={}, config={"big_blind": 4}, seats=[None, None])
-    assert matchmaking.fits(table, "p", 4, 2) and not matchmaking.fits(table, "p", 2, 2)
-    assert not matchmaking.fits(table, "p", None, 6)
+    holdem = GAMES["holdem"]
+    assert matchmaking.fits(table, holdem, "p", 4, 2) and not matchmaking.fits(table, holdem, "p", 2, 2)
+    assert not matchmaking.fits(table, holdem, "p", None, 6)
 
 
 async def test_the_sdk_quick_match(make_app):
