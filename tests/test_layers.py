@@ -1,6 +1,7 @@
 """The import rules of ARCHITECTURE.md ("Layers"), read from the source: every ``import``
-and ``from ... import`` of every module of ``engine``, ``server`` and ``client_demo``,
-relative ones resolved, inside functions too (a deferred import is still a dependency)."""
+and ``from ... import`` of every module of ``engine``, ``server``, ``client_demo`` and the
+example game ``leduc``, relative ones resolved, inside functions too (a deferred import is
+still a dependency)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "server", "client_demo")
+#: the packages read, by import name: where each one's folder is
+PACKAGES = {"engine": ROOT / "engine", "server": ROOT / "server", "client_demo": ROOT / "client_demo",
+            "leduc": ROOT / "examples" / "leduc" / "leduc"}
 
 
-def _module(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module(package: str, path: Path) -> str:
+    parts = [package, *path.relative_to(PACKAGES[package]).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def imports() -> Iterator[tuple[str, str]]:
-    """``(module, what it imports)`` for every import in the three packages; a ``from X
+    """``(module, what it imports)`` for every import in :data:`PACKAGES`; a ``from X
     import name`` yields ``X.name`` too (``name`` may be a module)."""
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            module = _module(path)
+    for package, folder in PACKAGES.items():
+        for path in sorted(folder.rglob("*.py")):
+            module = _module(package, path)
             here = module if path.name == "__init__.py" else module.rpartition(".")[0]
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if isinstance(node, ast.Import):
@@ -58,6 +61,8 @@ RULES = [
     ("a room knows neither routing nor requests nor the wiring",
      ("server.room",), ("server.cluster", "server.lobby", "server.league", "server.ops", "server.app",
                         "server.cli", "server.transport"), ()),
+    ("a game shipped as a package of its own (examples/leduc) needs the engine only",
+     ("leduc",), ("server", "client_demo", "bench", "asyncio", "redis", "websockets", "socket"), ()),
     ("operator commands sit on top: only the command line, the start-up and the league's commands use them",
      ("engine", "server", "client_demo"), ("server.ops",),
      ("server.ops", "server.cli", "server.app", "server.league.cli")),
@@ -79,3 +84,4 @@ def test_the_rules_see_relative_and_deferred_imports():
     assert ("server.ops.migrate", "server.room.table") in found  # from ..room import table as tbl
     assert ("server.cli", "server.app") in found  # inside _serve
     assert ("server.ops.history_cli", "redis") in found
+    assert ("leduc", "engine.game") in found

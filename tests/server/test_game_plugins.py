@@ -18,6 +18,7 @@ from engine.registry import GROUP
 from server.games import GAMES
 from server.verify import verify_hand
 from tests.fault.harness import ServerProcess
+from tests.plugins import install
 
 from .wsclient import Client
 
@@ -38,19 +39,6 @@ GAME = replace(
     stakes=Stakes(field="ante", quick_seats=3, quick_stake=5, league_stack=50, unit="antes/hand"),
 )
 '''
-
-
-def install(where: Path, entries: str, modules: dict[str, str]) -> Path:
-    """A distribution with ``entries`` (its entry_points.txt) and ``modules``, installed
-    where PYTHONPATH will find it (as pip would put it in site-packages)."""
-    where.mkdir(parents=True, exist_ok=True)
-    for name, text in modules.items():
-        (where / f"{name}.py").write_text(text)
-    info = where / "cardroom_plugin-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: cardroom-plugin\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(entries)
-    return where
 
 
 def highcard_package(where: Path) -> Path:

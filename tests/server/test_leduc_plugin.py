@@ -1,0 +1,77 @@
+"""Leduc Hold'em (``examples/leduc``), a game shipped as a package of its own, installed and
+played through a real ``cardroom serve`` by the Python SDK: no file of ``engine/``,
+``server/`` or ``client_demo/`` names it. Its hands are stored, told by ``cardroom
+history`` in its own words and proved fair by ``cardroom verify``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from client_demo.client import CardroomClient
+from tests.fault.harness import ServerProcess
+from tests.plugins import ROOT, install_leduc
+
+HANDS = 3
+
+
+async def _play(url: str, name: str, room: str | None, hands: int) -> tuple[str, list[dict[str, Any]]]:
+    """Sit at a quick-match Leduc table (or ``room``) and call or check until ``hands``
+    hands have ended; the events seen."""
+    seen: list[dict[str, Any]] = []
+    async with CardroomClient(url, name=name) as client:
+        snap = await client.quick_match("leduc", buy_in=40)
+        assert room is None or snap["room"] == room
+        room = snap["room"]
+        ended = 0
+        async for msg in client:
+            if msg.get("t") == "event" and msg.get("room") == room:
+                seen.append(msg["event"])
+                ended += msg["event"]["type"] == "hand_ended"
+                if ended >= hands:
+                    break
+            if msg.get("t") == "room" and msg.get("room") == room:
+                legal = (msg.get("view") or {}).get("legal")
+                if legal and msg["view"]["to_act"] == msg.get("your_seat"):
+                    await client.act(room, {"type": "check" if legal["check"] else "call"})
+    return room, seen
+
+
+def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", *argv],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+async def test_leduc_installed_from_its_own_package_is_played_through_a_real_server(tmp_path: Path, redis_url, prefix):
+    path = install_leduc(tmp_path / "site")
+    env = dict(os.environ, PYTHONPATH=path)
+    server = ServerProcess(redis_url, tmp_path / "server.log", "--key-prefix", prefix, "--grant", "1000",
+                           env={"PYTHONPATH": path})
+    await server.astart()
+    try:
+        async with CardroomClient(server.ws_url, name="carol") as lister:
+            games = {g["game"]: g for g in (await lister.list_rooms())["games"]}
+        assert games["leduc"]["title"] == "Leduc Hold'em" and games["leduc"]["max_players"] == 2
+        first = asyncio.create_task(_play(server.ws_url, "alice", None, HANDS))
+        await asyncio.sleep(0.5)  # alice opens the quick table, bob sits at it
+        room, bob_saw = await _play(server.ws_url, "bob", None, HANDS)
+        room_a, alice_saw = await first
+        assert room_a == room
+        assert [e["type"] for e in alice_saw].count("hand_started") >= HANDS
+        for saw in (alice_saw, bob_saw):  # each saw its own card dealt, never the other's
+            deals = [e for e in saw if e["type"] == "deal"]
+            assert deals and sum("cards" in e for e in deals) == len(deals) // 2
+        assert await server.terminate() == 0
+    finally:
+        server.stop()
+    store = ["--redis-url", redis_url, "--prefix", prefix]
+    told = _cli(env, "history", "--room", room, "--hand", "1", *store)
+    assert told.returncode == 0, told.stderr
+    assert "antes 1" in told.stdout and "is dealt" in told.stdout, told.stdout
+    for hand in range(1, HANDS + 1):
+        verdict = _cli(env, "verify", "--room", room, "--hand", str(hand), *store)
+        assert verdict.returncode == 0 and "✔ verified" in verdict.stdout, verdict.stdout + verdict.stderr
