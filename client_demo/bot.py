@@ -80,7 +80,7 @@ class Bot(ABC):
 
 
 class StrategyBot(Bot):
-    """A built-in strategy (``engine.bots.STRATEGIES[(game, name)]``) as a :class:`Bot`."""
+    """A strategy of an installed game (its ``Game.bots[name]``, :mod:`engine.bots`) as a :class:`Bot`."""
 
     def __init__(self, game: str, name: str = "smart", seed: int | None = None) -> None:
         from engine.bots import get_strategy

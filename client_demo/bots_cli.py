@@ -28,6 +28,13 @@ SIM_DEFAULT_STRATEGIES = {"holdem": "smart,random", "zhajinhua": "smart,random,r
                           "doudizhu": "smart,random,random"}
 
 
+def games_with_bots() -> list[str]:
+    """The installed games that have bot strategies (:func:`engine.bots.games`)."""
+    from engine.bots import games
+
+    return games()
+
+
 def add_commands(subparsers: Any) -> None:
     """Add the ``bots`` and ``simulate`` subcommands to a ``cardroom`` argparse parser."""
     sim = subparsers.add_parser(
@@ -61,7 +68,7 @@ def add_commands(subparsers: Any) -> None:
                       help="server WebSocket URL (default ws://127.0.0.1:$CARDROOM_PORT/ws, port 8765 "
                            "when unset, as make run serves); the page's address http(s)://HOST:PORT/ is "
                            "taken as ws(s)://HOST:PORT/ws")
-    bots.add_argument("--game", choices=("holdem", "zhajinhua", "doudizhu"), default=None,
+    bots.add_argument("--game", choices=games_with_bots(), default=None,
                       help="game to play (needed with --create or without --room)")
     bots.add_argument("--count", type=int, default=2, help="bot clients, each its own connection")
     where = bots.add_mutually_exclusive_group()
@@ -98,11 +105,11 @@ def options_argument(flag: str, values: Sequence[str]) -> dict[str, Any]:
 
 def strategy_problem(game: str, name: str) -> str | None:
     """Why ``name`` is no strategy of ``game`` (listing the game's strategies), or None."""
-    from engine.bots import STRATEGIES
+    from engine.bots import strategies
 
-    if (game, name) in STRATEGIES:
+    if name in strategies(game):
         return None
-    known = ", ".join(sorted(n for g, n in STRATEGIES if g == game))
+    known = ", ".join(sorted(strategies(game)))
     return f"no strategy {name!r} for {game} (its strategies: {known})"
 
 

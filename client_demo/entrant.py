@@ -29,13 +29,15 @@ from collections.abc import Callable
 
 from websockets.exceptions import WebSocketException
 
+from engine.bots import games
+
 from .bot import StrategyBot, play_league, play_seat
 from .client import ConnectionLost, ServerError
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m client_demo.entrant", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"))
+    p.add_argument("--game", required=True, choices=games())
     p.add_argument("--strategy", default="smart", help="an engine.bots strategy of the game (default smart)")
     p.add_argument("--seed", type=int, default=None, help="seed of the strategy's random choices")
     p.add_argument("--quiet", action="store_true", help="print nothing")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .config import Option, describe_options, parse_options
@@ -149,6 +149,9 @@ class Game:
     ``auto_play_checks``: a seat handed to auto-play checks when it may, else folds (the
     betting games); otherwise the game's first bot strategy plays it (or, without one, its
     ``timeout_action``).
+    ``bots``: the game's bot strategies by name (see :mod:`engine.bots`: a strategy is
+    ``decide(view, legal, rng) -> action``); ``smart`` and ``random`` are the names bot
+    seats offer first. Empty: no bot seats.
     """
 
     name: str
@@ -174,6 +177,8 @@ class Game:
     stakes: Stakes | None = None
     time_bank: bool = False
     auto_play_checks: bool = False
+    bots: Mapping[str, Callable[[dict[str, Any], dict[str, Any], Any], dict[str, Any]]] = field(
+        default_factory=dict, compare=False)
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate hand options, one by one and then together (``check_config``, for

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.bots import NAMES as BOT_STRATEGY_NAMES
-from engine.bots import STRATEGIES as BOT_STRATEGIES
 from engine.config import Option, parse_options
 from engine.errors import ConfigError
 from engine.game import Game
@@ -19,15 +18,16 @@ NAME_MAX = 64
 
 
 def bot_strategies(game: Game) -> list[str]:
-    """The bot strategies available for ``game`` (empty: the game offers no bot seats)."""
-    return [n for n in BOT_STRATEGY_NAMES if (game.name, n) in BOT_STRATEGIES]
+    """The bot strategies bot seats offer for ``game``: ``smart`` and ``random`` where it has
+    them (not the benchmarks' baselines), else all of its own (empty: no bot seats)."""
+    return [n for n in BOT_STRATEGY_NAMES if n in game.bots] or list(game.bots)
 
 
 def room_options(game: Game) -> list[Option]:
     """The room options for ``game`` (``seats`` is bounded by its player counts).
 
     The bot options (``bots``, ``bot_strategy``, ``bot_delay_seconds``) are offered for
-    games that have bot strategies in :mod:`engine.bots`; ``time_bank_seconds`` for the
+    games that have bot strategies (:attr:`engine.game.Game.bots`); ``time_bank_seconds`` for the
     games that offer a time bank (:attr:`engine.game.Game.time_bank`).
     """
     return _table_options(game) + _time_bank_options(game) + _bot_options(game)

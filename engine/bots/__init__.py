@@ -15,52 +15,49 @@ may act: ``view["to_act"] == seat`` and ``legal`` is not ``None``. (In Zha Jin H
 strategy may answer ``{"type": "look"}``; the seat is then still to act and the
 strategy is asked again with the new view.)
 
-:data:`STRATEGIES` maps ``(game, name)`` to a strategy; every game has ``"smart"``
-and ``"random"``, Hold'em and Zha Jin Hua also ``"calling_station"`` (a baseline that
-calls everything). Use :func:`get_strategy` to look one up with a clear error.
+A game declares its strategies in its ``Game`` (:attr:`engine.game.Game.bots`): the
+three built-in games each have ``"smart"`` and ``"random"`` (this package's modules),
+Hold'em and Zha Jin Hua also ``"calling_station"`` (a baseline that calls everything); a
+game installed from another package brings its own. :func:`strategies` lists a game's,
+:func:`get_strategy` looks one up with a clear error.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
-
-from . import doudizhu, holdem, zhajinhua
-from .random_bot import (
-    doudizhu_random,
-    holdem_calling_station,
-    holdem_random,
-    zhajinhua_calling_station,
-    zhajinhua_random,
-)
 
 Strategy = Callable[[dict[str, Any], dict[str, Any], random.Random], dict[str, Any]]
 
-STRATEGIES: dict[tuple[str, str], Strategy] = {
-    ("holdem", "smart"): holdem.decide,
-    ("holdem", "random"): holdem_random,
-    ("zhajinhua", "smart"): zhajinhua.decide,
-    ("zhajinhua", "random"): zhajinhua_random,
-    ("doudizhu", "smart"): doudizhu.decide,
-    ("doudizhu", "random"): doudizhu_random,
-    ("holdem", "calling_station"): holdem_calling_station,
-    ("zhajinhua", "calling_station"): zhajinhua_calling_station,
-}
-
-GAMES = ("holdem", "zhajinhua", "doudizhu")
-#: the strategies every game has (and server-side bot seats offer); ``calling_station``
-#: (Hold'em and Zha Jin Hua: never folds, never raises) is a baseline for benchmarks
+#: the strategies bot seats offer first, in this order, where a game has them;
+#: ``calling_station`` (Hold'em and Zha Jin Hua: never folds, never raises) is a baseline
+#: for benchmarks
 NAMES = ("smart", "random")
+
+
+def strategies(game: str) -> Mapping[str, Strategy]:
+    """The strategies of the installed game ``game`` by name ({} for a game not installed)."""
+    from ..registry import installed  # (deferred: the games import their strategies from here)
+
+    found = installed().get(game)
+    return found.bots if found is not None else {}
+
+
+def games() -> list[str]:
+    """The installed games that have bot strategies, in the registry's order."""
+    from ..registry import installed
+
+    return [name for name, game in installed().items() if game.bots]
 
 
 def get_strategy(game: str, name: str) -> Strategy:
     """The strategy ``name`` of ``game``; ``KeyError`` listing the known ones otherwise."""
-    try:
-        return STRATEGIES[(game, name)]
-    except KeyError:
-        known = ", ".join(f"{g}/{n}" for g, n in STRATEGIES)
-        raise KeyError(f"no strategy {name!r} for game {game!r} (known: {known})") from None
+    known = strategies(game)
+    if name not in known:
+        listed = ", ".join(f"{g}/{n}" for g in games() for n in strategies(g))
+        raise KeyError(f"no strategy {name!r} for game {game!r} (known: {listed})")
+    return known[name]
 
 
 def seat_of(view: dict[str, Any]) -> int | None:
@@ -68,18 +65,23 @@ def seat_of(view: dict[str, Any]) -> int | None:
     return view.get("you")
 
 
-def decide(game: str, name: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def decide(game: str | Any, name: str, view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """The action of strategy ``name`` for ``view``, or ``None`` when the seat may not act now.
 
     This is the one call a server-side bot seat needs: pass the seat's view (the same
-    data a client would get) and a per-seat ``random.Random``.
+    data a client would get) and a per-seat ``random.Random``. ``game`` is an installed
+    game's name, or a :class:`~engine.game.Game` (its own ``bots``).
     """
     legal = view.get("legal")
     if legal is None or view.get("is_over") or view.get("to_act") is None:
         return None
     if view["to_act"] != seat_of(view):
         return None
-    return get_strategy(game, name)(view, legal, rng)
+    if isinstance(game, str):
+        return get_strategy(game, name)(view, legal, rng)
+    if name not in game.bots:
+        raise KeyError(f"no strategy {name!r} for game {game.name!r} (known: {', '.join(game.bots)})")
+    return game.bots[name](view, legal, rng)
 
 
-__all__ = ["GAMES", "NAMES", "STRATEGIES", "Strategy", "decide", "get_strategy", "seat_of"]
+__all__ = ["NAMES", "Strategy", "decide", "games", "get_strategy", "seat_of", "strategies"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots.doudizhu import decide as smart
+from ..bots.random_bot import doudizhu_random
 from ..game import Game, Stakes
 from .bidding import Bidding, BidOptions
 from .hand import apply, new_hand, start_events, timeout_action
@@ -67,6 +69,7 @@ GAME = Game(
     dealt=lambda state: state.hands,
     layout=layout,
     stakes=STAKES,
+    bots={"smart": smart, "random": doudizhu_random},
 )
 
 __all__ = [

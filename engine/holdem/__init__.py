@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots.holdem import decide as smart
+from ..bots.random_bot import holdem_calling_station, holdem_random
 from ..game import Game, Stakes
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
@@ -61,6 +63,7 @@ GAME = Game(
     stakes=STAKES,
     time_bank=True,
     auto_play_checks=True,
+    bots={"smart": smart, "random": holdem_random, "calling_station": holdem_calling_station},
 )
 
 __all__ = [

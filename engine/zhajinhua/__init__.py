@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots.random_bot import zhajinhua_calling_station, zhajinhua_random
+from ..bots.zhajinhua import decide as smart
 from ..game import Game, Stakes
 from .flow import apply, new_hand, show, start_events, timeout_action
 from .history import format_event
@@ -67,6 +69,7 @@ GAME = Game(
     layout=layout,
     stakes=STAKES,
     auto_play_checks=True,
+    bots={"smart": smart, "random": zhajinhua_random, "calling_station": zhajinhua_calling_station},
 )
 
 __all__ = [

@@ -154,7 +154,7 @@ def _enter(args: argparse.Namespace, out: Out) -> int:
     league = leagues.load(args.name)
     if any(e.name == args.entrant for e in league.entrants):
         raise LeagueError(f"league {args.name} has an entrant {args.entrant!r} already")
-    known = sorted(name for game, name in bots.STRATEGIES if game == league.game)
+    known = sorted(bots.strategies(league.game))
     if args.strategy is not None and args.strategy not in known:
         raise LeagueError(f"no strategy {args.strategy!r} for {league.game} (built in: {', '.join(known)})", 2)
 

@@ -103,7 +103,7 @@ def published(rep: dict[str, Any]) -> dict[str, Any]:
 def strategies(game: str) -> list[str]:
     """The built-in strategies a league of ``game`` takes (``league_enter`` with ``strategy``),
     in the engine's order (``smart`` first)."""
-    return [name for g, name in bots.STRATEGIES if g == game]
+    return list(bots.strategies(game))
 
 
 def as_published(stored: dict[str, Any]) -> dict[str, Any]:

@@ -577,7 +577,7 @@ class RoomCore:
         assert info is not None
         if step == "auto" and self.game.auto_play_checks:
             return "check_or_fold", tbl.check_or_fold(self.game, t0.hand, seat)
-        if step == "auto" and (self.game.name, bots.NAMES[0]) not in bots.STRATEGIES:
+        if step == "auto" and bots.NAMES[0] not in self.game.bots:
             return "timeout_action", self.game.timeout_action(t0.hand, seat)  # a game without a bot
         if step == "auto":
             strategy = bots.NAMES[0]
@@ -616,7 +616,7 @@ class RoomCore:
         """The bot's choice for ``seat`` (None if its strategy failed)."""
         rng = self._bot_rngs.setdefault(seat, random.Random(self._rng.getrandbits(64)))
         try:
-            return bots.decide(self.game.name, strategy, self.game.view(self.table.hand, seat), rng)
+            return bots.decide(self.game, strategy, self.game.view(self.table.hand, seat), rng)
         except Exception:
             log.exception("room %s: bot strategy %s failed for seat %d", self.room, strategy, seat)
             return None

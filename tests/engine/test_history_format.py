@@ -38,14 +38,14 @@ def name(seat: int) -> str:
 
 def random_hand(game: Game, options: dict[str, Any], stacks: list[int], rng: random.Random) -> list[Event]:
     """One hand between uniformly random players (engine.bots' ``random`` strategy)."""
-    from engine.bots import STRATEGIES
+    from engine.bots import get_strategy
 
     deck = list(range(game.deck_size))
     rng.shuffle(deck)
     config = dict(game.parse_config(options), button=rng.randrange(len(stacks)))
     state = game.new_hand(config, [(f"p{i}", s) for i, s in enumerate(stacks)], deck)
     events = list(game.start_events(state))
-    decide = STRATEGIES[(game.name, "random")]
+    decide = get_strategy(game.name, "random")
     while not state.is_over:
         seat = state.to_act
         view = game.view(state, seat)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.bots import STRATEGIES
+from engine.bots import get_strategy
 from engine.game import Game
 from server.games import GAMES
 
@@ -28,7 +28,7 @@ HANDS = 12
 def states_of(game: Game, options: dict[str, Any], seats: list[int | None], rng: random.Random) -> list[Any]:
     """Every state of a few hands between random players, and of a hand shown after it
     ends where the game lets a seat show."""
-    decide = STRATEGIES[(game.name, "random")]
+    decide = get_strategy(game.name, "random")
     states = []
     for _ in range(HANDS):
         deck = list(range(game.deck_size))

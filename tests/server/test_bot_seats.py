@@ -8,6 +8,7 @@ import asyncio
 import logging
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -210,8 +211,8 @@ async def test_a_strategy_that_answers_an_illegal_action_falls_back_to_the_timeo
     def reckless(view, legal, rng):
         return {"type": "raise", "to": -5}
 
-    monkeypatch.setitem(bots.STRATEGIES, ("holdem", "smart"), reckless)
-    app = await make_app(games=GAMES, deck=shuffled_deck)
+    holdem = replace(GAMES["holdem"], bots={**GAMES["holdem"].bots, "smart": reckless})
+    app = await make_app(games={**GAMES, "holdem": holdem}, deck=shuffled_deck)
     c = await human(app)
     room = (await create(c, "holdem", seats=3, bots=2, **FAST))["room"]
     await c.request({"t": "join", "room": room})

@@ -1,5 +1,6 @@
 """Leduc Hold'em (``examples/leduc``), a game shipped as a package of its own, installed and
-played through a real ``cardroom serve`` by the Python SDK: no file of ``engine/``,
+played through a real ``cardroom serve``: by people through the Python SDK, against a
+server-side bot seat, and in a league of its own strategies; no file of ``engine/``,
 ``server/`` or ``client_demo/`` names it. Its hands are stored, told by ``cardroom
 history`` in its own words and proved fair by ``cardroom verify``."""
 
@@ -41,6 +42,35 @@ async def _play(url: str, name: str, room: str | None, hands: int) -> tuple[str,
     return room, seen
 
 
+async def _against_a_bot_seat(url: str) -> None:
+    """A room with a server-side bot seat (the plugin's ``smart``): it plays a hand against
+    a person who only checks or calls."""
+    async with CardroomClient(url, name="dave") as client:
+        room = (await client.create_room("leduc", options={"bots": 1, "bot_delay_seconds": 0}))["room"]
+        await client.join(room, buy_in=40)
+        async for msg in client:
+            if msg.get("t") == "event" and msg["event"]["type"] == "hand_ended":
+                return
+            if msg.get("t") == "room" and msg.get("room") == room:
+                legal = (msg.get("view") or {}).get("legal")
+                if legal and msg["view"]["to_act"] == msg.get("your_seat"):
+                    await client.act(room, {"type": "check" if legal["check"] else "call"})
+
+
+def _league(env: dict[str, str], tmp_path: Path, url: str, redis_url: str, prefix: str
+            ) -> subprocess.CompletedProcess[str]:
+    """A league of the plugin's two strategies, run on the server: its standings."""
+    where = ["--dir", str(tmp_path / "leagues")]
+    store = ["--redis-url", redis_url, "--prefix", prefix]
+    for argv in (["create", "leduc-cup", "--game", "leduc", "--hands", "4", "--action-seconds", "5", *where],
+                 ["enter", "leduc-cup", "--entrant", "smart", "--strategy", "smart", *where, *store],
+                 ["enter", "leduc-cup", "--entrant", "random", "--strategy", "random", *where, *store],
+                 ["run", "leduc-cup", "--url", url, *where, *store]):
+        done = _cli(env, "league", *argv)
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
+    return _cli(env, "league", "standings", "leduc-cup", *where)
+
+
 def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", *argv],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
@@ -65,6 +95,10 @@ async def test_leduc_installed_from_its_own_package_is_played_through_a_real_ser
         for saw in (alice_saw, bob_saw):  # each saw its own card dealt, never the other's
             deals = [e for e in saw if e["type"] == "deal"]
             assert deals and sum("cards" in e for e in deals) == len(deals) // 2
+        await _against_a_bot_seat(server.ws_url)
+        league = _league(env, tmp_path, server.ws_url, redis_url, prefix)
+        assert league.returncode == 0, league.stdout + league.stderr
+        assert "smart" in league.stdout and "random" in league.stdout and "antes/hand" in league.stdout, league.stdout
         assert await server.terminate() == 0
     finally:
         server.stop()

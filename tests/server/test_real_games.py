@@ -31,12 +31,12 @@ def choose(game_name: str, view: dict[str, Any], server_state: Any, seat: int) -
 def next_action(game_name: str, hand: Any, rng: Any) -> dict[str, Any]:
     """The action of the seat to act in the server's ``hand``: :func:`choose`'s, the smart
     bot's in Dou Dizhu (which plays a hand to its end sooner)."""
-    from engine.bots import STRATEGIES
+    from engine.bots import get_strategy
 
     seat = hand.to_act
     view = GAMES[game_name].view(hand, seat)
     if game_name == "doudizhu":
-        return STRATEGIES[(game_name, "smart")](view, view["legal"], rng)
+        return get_strategy(game_name, "smart")(view, view["legal"], rng)
     return choose(game_name, view, hand, seat)
 
 

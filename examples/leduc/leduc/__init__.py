@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.game import Game, Stakes
 
+from .bots import STRATEGIES
 from .rules import (
     DECK_SIZE,
     OPTIONS,
@@ -49,6 +50,7 @@ GAME = Game(
     layout=layout,
     stakes=STAKES,
     auto_play_checks=True,
+    bots=STRATEGIES,
 )
 
 __all__ = ["GAME", "STAKES"]
