@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_demo.loadtest.players import GAME_CONFIG, Player, PlayStats
+from client_demo.loadtest.players import Player, PlayStats, table_config
 
 BUY_IN = 1000
 THINK_SECONDS = 0.12  # at most ~8 actions a second per player: under 20 messages/s
@@ -85,7 +85,7 @@ async def open_rooms(url: str, games: list[str], stats: PlayStats, strategy: str
         honest.update(p.player_id for p in players if p.player_id)
         created = await players[0].request({"t": "create_room", "game": game,
                                             "options": {**ROOM_OPTIONS, "seats": SEATS[game]},
-                                            "config": GAME_CONFIG[game]})
+                                            "config": table_config(game)})
         for p in players:
             p.room = created["room"]
             p.playing = True

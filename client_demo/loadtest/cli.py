@@ -13,8 +13,10 @@ import signal
 import sys
 from typing import Any
 
+from engine.bots import games
+
 from .launcher import EchoServer, LaunchError, LocalServers
-from .players import DEFAULT_SEATS, GAME_CONFIG
+from .players import default_seats
 from .probe import Probe
 from .report import exit_status, format_table, write_json
 from .runner import echo_phase, idle_phase, play_phase, raise_nofile_limit, say
@@ -44,7 +46,8 @@ def add_command(subparsers: Any) -> None:
                    help="a running server to load (repeat for several; default: start our own)")
     p.add_argument("--servers", type=int, default=None,
                    help="without --url: how many server processes to start (default 1)")
-    p.add_argument("--game", choices=sorted(GAME_CONFIG), default="holdem", help="default holdem")
+    p.add_argument("--game", choices=games(), default="holdem",
+                   help="an installed game with bot strategies (default holdem)")
     p.add_argument("--rooms", type=int, default=20, help="rooms played at once (default 20)")
     p.add_argument("--seats", type=int, default=None,
                    help="seats (connections) per room (default 2 for holdem, 3 for the others)")
@@ -68,7 +71,7 @@ def add_command(subparsers: Any) -> None:
 def check_args(args: argparse.Namespace) -> str | None:
     """Fill in the defaults that depend on others; the first problem, or None."""
     if args.seats is None:
-        args.seats = DEFAULT_SEATS[args.game]
+        args.seats = default_seats(args.game)
     if args.url and args.servers is not None:
         return "--servers starts servers; it cannot be combined with --url"
     args.servers = args.servers or 1

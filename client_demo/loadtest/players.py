@@ -21,13 +21,27 @@ from engine.bots import decide
 
 from .conn import Connection
 
-#: small stakes for every game so that a buy-in of BUY_IN rarely busts
+#: small stakes for the built-in games so that a buy-in of BUY_IN rarely busts (another
+#: installed game is played at its own defaults: see :func:`table_config`)
 GAME_CONFIG: dict[str, dict[str, int]] = {
     "holdem": {"small_blind": 1, "big_blind": 2},
     "zhajinhua": {"ante": 1, "max_stake": 4},
     "doudizhu": {"stake": 1},
 }
 DEFAULT_SEATS = {"holdem": 2, "zhajinhua": 3, "doudizhu": 3}
+
+
+def table_config(game: str) -> dict[str, int]:
+    """The config the load test's rooms of ``game`` are created with."""
+    return GAME_CONFIG.get(game, {})
+
+
+def default_seats(game: str) -> int:
+    """Seats per room when ``--seats`` is not given: the built-in games' table above, else
+    the fewest players the installed game deals."""
+    from engine.registry import installed
+
+    return DEFAULT_SEATS.get(game) or installed()[game].min_players
 BUY_IN = 5000
 #: room options: no pause between hands, a turn clock nobody runs into
 ROOM_OPTIONS = {"between_hands_seconds": 0, "action_seconds": 60, "buy_in_default": BUY_IN}
@@ -256,7 +270,7 @@ async def open_room(urls: list[str], index: int, game: str, seats: int, strategy
         await asyncio.gather(*(p.open(f"load{index}s{s}") for s, p in enumerate(players)))
         created = await players[0].request({
             "t": "create_room", "game": game, "options": {**ROOM_OPTIONS, "seats": seats},
-            "config": GAME_CONFIG[game]})
+            "config": table_config(game)})
         clock = BroadcastClock(stats.broadcast_latencies)
         for p in players:
             p.room, p.clock = created["room"], clock

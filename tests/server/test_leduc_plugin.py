@@ -1,6 +1,6 @@
 """Leduc Hold'em (``examples/leduc``), a game shipped as a package of its own, installed and
 played through a real ``cardroom serve``: by people through the Python SDK, against a
-server-side bot seat, and in a league of its own strategies; no file of ``engine/``,
+server-side bot seat, in a league of its own strategies and by ``cardroom loadtest``; no file of ``engine/``,
 ``server/`` or ``client_demo/`` names it. Its hands are stored, told by ``cardroom
 history`` in its own words and proved fair by ``cardroom verify``."""
 
@@ -103,6 +103,8 @@ async def test_leduc_installed_from_its_own_package_is_played_through_a_real_ser
     finally:
         server.stop()
     store = ["--redis-url", redis_url, "--prefix", prefix]
+    loaded = _cli(env, "loadtest", "--game", "leduc", "--rooms", "2", "--seconds", "2", "--progress", "100")
+    assert loaded.returncode == 0 and "errors                      none" in loaded.stdout, loaded.stdout + loaded.stderr
     told = _cli(env, "history", "--room", room, "--hand", "1", *store)
     assert told.returncode == 0, told.stderr
     assert "antes 1" in told.stdout and "is dealt" in told.stdout, told.stdout
