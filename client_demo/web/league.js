@@ -60,7 +60,10 @@ export class LeagueScreen {
   /** A page was navigated to: what was fetched for it is asked again (and shown meanwhile). */
   refresh(page) {
     const entry = this.cache.get(cacheKey(page));
-    if (entry) entry.stale = true;
+    if (entry) {
+      entry.stale = true;
+      entry.asked = (entry.asked || 0) + 1; // an answer to a request sent before this is stale too
+    }
   }
 
   render(main, page) {
@@ -151,9 +154,11 @@ export class LeagueScreen {
     if ((entry.data || entry.error) && !entry.stale) return entry;
     if (entry.loading) return entry;
     entry.loading = true;
+    const asked = entry.asked || 0;
     const msg = page.kind === "league" ? { t: "league", name: page.name } : { t: "list_leagues" };
     this.conn.request(msg, { quiet: true }).then(
-      (reply) => { entry.data = reply; entry.error = null; entry.stale = false; },
+      // a refresh while this was on its way (↻ during a poll) asks again once it is back
+      (reply) => { entry.data = reply; entry.error = null; entry.stale = (entry.asked || 0) !== asked; },
       (err) => { entry.error = err; entry.stale = offline(err); }, // asked again after the reconnect
     ).finally(() => {
       entry.loading = false;
