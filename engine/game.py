@@ -190,12 +190,18 @@ class Game:
         return config
 
     def describe(self) -> dict[str, Any]:
+        """What a client learns of the game (the lobby's ``games``): its name, title, player
+        counts, hand options, the option its stakes are (``stake_field``, None without
+        stakes) and how auto-play plays a seat (``auto_play``: ``"check_or_fold"`` or
+        ``"bot"``)."""
         return {
             "game": self.name,
             "title": self.title,
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": describe_options(self.options),
+            "stake_field": self.stakes.field if self.stakes is not None else None,
+            "auto_play": "check_or_fold" if self.auto_play_checks else "bot",
         }
 
 

@@ -218,7 +218,7 @@ export class TableScreen {
     ];
     const right = [];
     if (seated) {
-      if (mySeat && !mySeat.leaving && !snap.league) right.push(autoPlayButton(snap, mySeat, this.conn));
+      if (mySeat && !mySeat.leaving && !snap.league) right.push(autoPlayButton(snap, mySeat, this.conn, this.store.games));
       if (mySeat && mySeat.sitting_out) {
         right.push(h("button", { class: "btn", "data-testid": "sit-in",
           onclick: () => this.conn.request({ t: "sit_in", room: snap.room }).catch(() => {}) }, t("table.sit_in")));
@@ -372,7 +372,7 @@ export class TableScreen {
     if (ctx.module.badges) badges.push(...ctx.module.badges(ctx, seat));
     if (info.bot) badges.push(h("span", { class: "badge bot", title: t("table.bot_title"), "data-testid": `bot-${seat}` }, t("table.bot")));
     else if (!info.connected) badges.push(h("span", { class: "badge offline-badge", title: t("table.away_title") }, t("table.away")));
-    if (info.auto) badges.push(autoBadge(snap, seat, info));
+    if (info.auto) badges.push(autoBadge(snap, seat, info, this.store.games));
     if (info.sitting_out) badges.push(h("span", { class: "badge" }, t("table.sitting_out")));
     if (info.leaving) badges.push(h("span", { class: "badge" }, t("table.leaving")));
     const bank = bankBadge(snap, seat, info, timer);
@@ -482,7 +482,7 @@ export class TableScreen {
   autoPlayingNode(ctx, mine) {
     const { snap } = ctx;
     return h("div", { class: "auto-playing", "data-testid": "auto-playing" },
-      h("span", { class: "muted" }, t(checkFoldGame(snap.game) ? "table.auto_on_checkfold" : "table.auto_on_bot")
+      h("span", { class: "muted" }, t(checkFoldGame(this.store.games, snap.game) ? "table.auto_on_checkfold" : "table.auto_on_bot")
         + (mine.auto === "asked" ? "" : ` (${t(`table.auto_why_${mine.auto}`)})`)),
       h("button", { class: "btn primary", "data-testid": "auto-play-back",
         onclick: () => this.conn.request({ t: "auto_play", room: snap.room, on: false }).catch(() => {}) },
@@ -923,9 +923,11 @@ function overlaps(a, b, gap = 0) {
   return a.x < b.x + b.w + gap && b.x < a.x + a.w + gap && a.y < b.y + b.h + gap && b.y < a.y + a.h + gap;
 }
 
-/** The games whose auto-play only checks or folds (engine.game.Game.auto_play_checks). */
-function checkFoldGame(game) {
-  return game === "holdem" || game === "zhajinhua";
+/** Whether auto-play only checks or folds in `game` (its `auto_play` among the lobby's
+ * `games`; the bot plays it otherwise). */
+function checkFoldGame(games, game) {
+  const info = (games || []).find((g) => g.game === game);
+  return Boolean(info && info.auto_play === "check_or_fold");
 }
 
 /** The length of the running turn clock: the room's `action_seconds`, or, once the clock
@@ -938,17 +940,17 @@ function clockTotal(snap, timer) {
 /** The top bar's auto-play switch for my own seat: "Auto" / "托管" (what it does in this
  * game in its tooltip: check or fold in Hold'em and Zha Jin Hua, the bot in Dou Dizhu;
  * short, so the bar keeps its height), and while it is on, one click takes the seat back. */
-function autoPlayButton(snap, mine, conn) {
+function autoPlayButton(snap, mine, conn, games) {
   const on = Boolean(mine.auto);
-  const title = on ? "table.auto_back_title" : checkFoldGame(snap.game) ? "table.auto_title_checkfold" : "table.auto_title";
+  const title = on ? "table.auto_back_title" : checkFoldGame(games, snap.game) ? "table.auto_title_checkfold" : "table.auto_title";
   return h("button", { class: `btn${on ? " primary" : ""}`, "data-testid": on ? "auto-play-off" : "auto-play",
     title: t(title), onclick: () => conn.request({ t: "auto_play", room: snap.room, on: !on }).catch(() => {}) },
   t(on ? "table.auto_back" : "table.auto_play"));
 }
 
 /** A seat's auto-play badge, for every viewer: why it is on in its title. */
-function autoBadge(snap, seat, info) {
-  const text = checkFoldGame(snap.game) ? "table.auto_badge_checkfold" : "table.auto_badge";
+function autoBadge(snap, seat, info, games) {
+  const text = checkFoldGame(games, snap.game) ? "table.auto_badge_checkfold" : "table.auto_badge";
   return h("span", { class: "badge auto-badge", "data-testid": `auto-${seat}`, "data-why": info.auto,
     title: t(`table.auto_why_${info.auto}`) }, t(text));
 }

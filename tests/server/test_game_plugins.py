@@ -49,6 +49,9 @@ def highcard_package(where: Path) -> Path:
 def test_the_built_in_games_are_entry_points_too():
     assert list(GAMES) == ["holdem", "zhajinhua", "doudizhu"]  # the fewest players first, then by name
     assert all(g.stakes is not None and g.layout is not None for g in GAMES.values())
+    # what the lobby's games tell a client (the page words auto-play from it)
+    assert [(g.describe()["stake_field"], g.describe()["auto_play"]) for g in GAMES.values()] == [
+        ("big_blind", "check_or_fold"), ("ante", "check_or_fold"), ("stake", "bot")]
 
 
 @pytest.mark.parametrize("entries,modules,message", [
