@@ -191,7 +191,12 @@ export class Lobby {
 
   renderRooms() {
     this.renderFilters();
-    const box = clear(this.root.querySelector(".rooms"));
+    const box = this.root.querySelector(".rooms");
+    // a row whose table did not change is kept as it is (the same element, moved into
+    // place): a click on its Join or Watch that a push of the lobby (several a second on a
+    // busy server) lands between would otherwise hit a row already replaced, and be lost
+    const kept = new Map([...box.querySelectorAll(".room-row")].map((el) => [el.dataset.room, el]));
+    clear(box);
     const rooms = this.store.rooms.filter((r) => (!this.filter.game || r.game === this.filter.game)
       && (!this.filter.stakes || describeStakes(r) === this.filter.stakes));
     if (!rooms.length) {
@@ -209,7 +214,14 @@ export class Lobby {
       const full = r.players >= r.seats;
       const seated = mine.has(r.room);
       const stakes = describeStakes(r);
-      box.append(h("div", { class: "room-row", "data-testid": `room-${r.room}`, "data-room": r.room, "data-game": r.game },
+      const shown = JSON.stringify([r, seated, names[i], lang()]);
+      const row = kept.get(r.room);
+      if (row && row.dataset.shown === shown) {
+        box.append(row);
+        continue;
+      }
+      box.append(h("div", { class: "room-row", "data-testid": `room-${r.room}`, "data-room": r.room, "data-game": r.game,
+        "data-shown": shown },
         h("div", { class: "room-game" }, GAME_ICON[r.game] || "♣"),
         h("div", { class: "room-main" },
           h("div", { class: "room-name", "data-testid": "room-name", title: `${roomName(r, this.store.games)} (${r.room})` }, names[i]),
