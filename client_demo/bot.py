@@ -32,8 +32,16 @@ from typing import Any
 from .client import CardroomClient, ConnectionLost, ServerError
 
 Action = dict[str, Any]
-#: players a hand needs, by game (a bot stops once fewer are ready after it played)
-MIN_PLAYERS = {"holdem": 2, "zhajinhua": 2, "doudizhu": 3}
+
+
+def min_players(game: str) -> int:
+    """Players a hand of ``game`` needs (a bot stops once fewer are ready after it played):
+    the installed game's ``min_players``, 2 for a game not installed here."""
+    from engine.registry import installed
+
+    found = installed().get(game)
+    return found.min_players if found is not None else 2
+
 #: seconds a table may stay without enough ready players (after a hand) before a bot gives up
 SHORT_TABLE_GRACE = 3.0
 
@@ -47,7 +55,7 @@ def ready_players(snapshot: Mapping[str, Any]) -> list[int]:
 
 def short_table(snapshot: Mapping[str, Any]) -> str | None:
     """Why no next hand can start at this table (in words), or None when one can."""
-    need = MIN_PLAYERS.get(snapshot.get("game") or "", 2)
+    need = min_players(snapshot.get("game") or "")
     seats = [s for s in snapshot.get("seats") or [] if s]
     ready = len(ready_players(snapshot))
     if snapshot.get("playing") or ready >= need:

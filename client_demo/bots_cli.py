@@ -275,6 +275,7 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
     created with too few bots for a hand (nobody else could join it).
     """
     from .bot import SHORT_TABLE_GRACE, BotStats, StrategyBot, find_or_create_room, run_in_room
+    from .bot import min_players as players_needed
     from .client import CardroomClient, ServerError
 
     url = websocket_url(url)
@@ -332,7 +333,7 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
                 raise ValueError("give --room, or --game (with or without --create)")
             room_options = dict(options or {})
             if create:
-                room_options.setdefault("seats", max(count, 3 if game == "doudizhu" else 2))
+                room_options.setdefault("seats", max(count, players_needed(game)))
                 room_options.setdefault("first_hand_players", min(count, room_options["seats"]))
             room = await find_or_create_room(clients[0], game, create, room_options, config)
         if not quiet:
@@ -418,7 +419,9 @@ async def _min_players(client: Any, game: str) -> int:
     for g in listing.get("games", []):
         if g.get("game") == game:
             return int(g.get("min_players", 2))
-    return 3 if game == "doudizhu" else 2
+    from .bot import min_players
+
+    return min_players(game)
 
 
 def _check_before_creating(game: str, strategy: str, count: int, create: bool,
@@ -426,11 +429,11 @@ def _check_before_creating(game: str, strategy: str, count: int, create: bool,
     """``ValueError`` for bots that could never play, found before any room is made: a
     strategy ``game`` lacks, or a new private room with fewer bots (and server-side bot
     seats) than a hand needs, since nobody else can find it."""
-    from .bot import MIN_PLAYERS
+    from .bot import min_players
 
     if (problem := strategy_problem(game, strategy)) is not None:
         raise ValueError(problem)
-    need = MIN_PLAYERS.get(game, 2)
+    need = min_players(game)
     if create and options.get("private") is True and count + _server_bots(options) < need:
         raise ValueError(f"a {game} hand needs {need} players and nobody else can join a private "
                          f"room: use --count {need}, or --option bots=N for server-side bots")

@@ -247,7 +247,7 @@ def _check_cards(game: str, events: list[Mapping[str, Any]], dealt: dict[str, An
             verdict.cards_checked += len(event["bottom"])
             if set(event["bottom"]) != bottom:
                 verdict.problems.append(f"the bottom is {_names(event['bottom'])}, the deck gives {_names(sorted(bottom))}")
-        if game == "doudizhu" and kind == "hand_over" and isinstance(event.get("hands"), list):
+        if kind == "hand_over" and isinstance(event.get("hands"), list):  # every seat's cards (Dou Dizhu)
             for seat, cards in enumerate(event["hands"]):
                 owned(seat, cards, "hand_over")
         for node in _maps(event):
