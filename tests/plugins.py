@@ -6,6 +6,8 @@ the three built-in games only.)"""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from engine.registry import GROUP
@@ -24,6 +26,16 @@ def install(where: Path, entries: str, modules: dict[str, str] | None = None, na
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(entries)
     return where
+
+
+def cardroom(pythonpath: str | Path | None, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``cardroom argv...`` in a child process that finds the packages on ``pythonpath``
+    (None: as the suite's environment has it)."""
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return subprocess.run([sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", *argv],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
 
 
 def install_leduc(where: Path) -> str:

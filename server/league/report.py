@@ -23,14 +23,6 @@ from .files import League
 Match = dict[str, Any]
 
 
-def _series_unit(game: str) -> str:
-    """What a league chart's running totals count in (:attr:`engine.game.Stakes.series_unit`)."""
-    from ..games import GAMES
-
-    stakes = GAMES[game].stakes
-    return stakes.series_unit if stakes is not None else "units"
-
-
 def report(league: League, matches: list[Match], now_ms: int) -> dict[str, Any]:
     """The league as published: public settings, entrant names and strategies, matches."""
     settings = asdict(league)
@@ -127,7 +119,7 @@ def league_message(rep: dict[str, Any]) -> dict[str, Any]:
         "run": rep.get("run"),  # while being run over the protocol: round, rounds, the round's matches
         "standings": [row_json(r) for r in stats.standings(done)] if done else [],
         **_chart(series(matches)),
-        "series_unit": _series_unit(league["game"]),
+        "series_unit": stats.stakes_of(league["game"]).series_unit,
         "matches": [{
             "match": m["match"], "round": m.get("round"), "status": m.get("status"), "entrants": m["entrants"],
             "rooms": m["rooms"], "deals": m.get("deals"), "commitment": m.get("commitment"), "seed": m.get("seed"),

@@ -31,20 +31,28 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.game import Stakes
+
 Match = Mapping[str, Any]
 
 
 
-def unit_of(game: str) -> tuple[str, float]:
-    """The result's unit label and the factor applied to the per-hand mean in units, of
-    ``game`` (its :class:`engine.game.Stakes`: ``("bb/100", 100.0)`` for Hold'em);
-    ``ValueError`` for a game not installed or without stakes."""
+def stakes_of(game: str) -> Stakes:
+    """``game``'s :class:`engine.game.Stakes` (what a league counts in); ``ValueError`` for a
+    game not installed or without stakes (a league of it cannot be made)."""
     from ..games import GAMES  # (deferred: the rest of this module is plain arithmetic)
 
     stakes = GAMES[game].stakes if game in GAMES else None
     if stakes is None:
         known = ", ".join(name for name, g in GAMES.items() if g.stakes is not None)
         raise ValueError(f"unknown game {game!r}; known: {known}")
+    return stakes
+
+
+def unit_of(game: str) -> tuple[str, float]:
+    """The result's unit label and the factor applied to the per-hand mean in units, of
+    ``game`` (``("bb/100", 100.0)`` for Hold'em; see :func:`stakes_of`)."""
+    stakes = stakes_of(game)
     return stakes.unit, stakes.per
 
 #: Student's t two-sided 95% quantile (0.975) for 1..30 degrees of freedom

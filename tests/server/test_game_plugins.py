@@ -18,7 +18,7 @@ from engine.registry import GROUP
 from server.games import GAMES
 from server.verify import verify_hand
 from tests.fault.harness import ServerProcess
-from tests.plugins import install
+from tests.plugins import cardroom, install
 
 from .wsclient import Client
 
@@ -65,9 +65,7 @@ def test_the_built_in_games_are_entry_points_too():
 ])
 def test_a_broken_game_entry_stops_the_server_with_one_line(tmp_path, entries, modules, message):
     where = install(tmp_path, f"[{GROUP}]\n{entries}\n", modules)
-    proc = subprocess.run([sys.executable, "-m", "server", "--port", "0", "--data-dir", str(tmp_path / "data")],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(where)},
-                          capture_output=True, text=True, timeout=60)
+    proc = cardroom(where, "serve", "--port", "0", "--data-dir", str(tmp_path / "data"))
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.startswith("cardroom serve: the game entry point ") and message in proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

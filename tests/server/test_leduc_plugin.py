@@ -7,15 +7,13 @@ history`` in its own words and proved fair by ``cardroom verify``."""
 from __future__ import annotations
 
 import asyncio
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from client_demo.client import CardroomClient
 from tests.fault.harness import ServerProcess
-from tests.plugins import ROOT, install_leduc
+from tests.plugins import cardroom, install_leduc
 
 HANDS = 3
 
@@ -57,7 +55,7 @@ async def _against_a_bot_seat(url: str) -> None:
                     await client.act(room, {"type": "check" if legal["check"] else "call"})
 
 
-def _league(env: dict[str, str], tmp_path: Path, url: str, redis_url: str, prefix: str
+def _league(path: str, tmp_path: Path, url: str, redis_url: str, prefix: str
             ) -> subprocess.CompletedProcess[str]:
     """A league of the plugin's two strategies, run on the server: its standings."""
     where = ["--dir", str(tmp_path / "leagues")]
@@ -66,19 +64,13 @@ def _league(env: dict[str, str], tmp_path: Path, url: str, redis_url: str, prefi
                  ["enter", "leduc-cup", "--entrant", "smart", "--strategy", "smart", *where, *store],
                  ["enter", "leduc-cup", "--entrant", "random", "--strategy", "random", *where, *store],
                  ["run", "leduc-cup", "--url", url, *where, *store]):
-        done = _cli(env, "league", *argv)
+        done = cardroom(path, "league", *argv)
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
-    return _cli(env, "league", "standings", "leduc-cup", *where)
-
-
-def _cli(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", *argv],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    return cardroom(path, "league", "standings", "leduc-cup", *where)
 
 
 async def test_leduc_installed_from_its_own_package_is_played_through_a_real_server(tmp_path: Path, redis_url, prefix):
     path = install_leduc(tmp_path / "site")
-    env = dict(os.environ, PYTHONPATH=path)
     server = ServerProcess(redis_url, tmp_path / "server.log", "--key-prefix", prefix, "--grant", "1000",
                            env={"PYTHONPATH": path})
     await server.astart()
@@ -96,18 +88,18 @@ async def test_leduc_installed_from_its_own_package_is_played_through_a_real_ser
             deals = [e for e in saw if e["type"] == "deal"]
             assert deals and sum("cards" in e for e in deals) == len(deals) // 2
         await _against_a_bot_seat(server.ws_url)
-        league = _league(env, tmp_path, server.ws_url, redis_url, prefix)
+        league = _league(path, tmp_path, server.ws_url, redis_url, prefix)
         assert league.returncode == 0, league.stdout + league.stderr
         assert "smart" in league.stdout and "random" in league.stdout and "antes/hand" in league.stdout, league.stdout
         assert await server.terminate() == 0
     finally:
         server.stop()
     store = ["--redis-url", redis_url, "--prefix", prefix]
-    loaded = _cli(env, "loadtest", "--game", "leduc", "--rooms", "2", "--seconds", "2", "--progress", "100")
+    loaded = cardroom(path, "loadtest", "--game", "leduc", "--rooms", "2", "--seconds", "2", "--progress", "100")
     assert loaded.returncode == 0 and "errors                      none" in loaded.stdout, loaded.stdout + loaded.stderr
-    told = _cli(env, "history", "--room", room, "--hand", "1", *store)
+    told = cardroom(path, "history", "--room", room, "--hand", "1", *store)
     assert told.returncode == 0, told.stderr
     assert "antes 1" in told.stdout and "is dealt" in told.stdout, told.stdout
     for hand in range(1, HANDS + 1):
-        verdict = _cli(env, "verify", "--room", room, "--hand", str(hand), *store)
+        verdict = cardroom(path, "verify", "--room", room, "--hand", str(hand), *store)
         assert verdict.returncode == 0 and "✔ verified" in verdict.stdout, verdict.stdout + verdict.stderr
