@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from .config import Option, describe_options, parse_options
@@ -152,6 +153,17 @@ class Game:
     ``bots``: the game's bot strategies by name (see :mod:`engine.bots`: a strategy is
     ``decide(view, legal, rng) -> action``); ``smart`` and ``random`` are the names bot
     seats offer first. Empty: no bot seats.
+
+    What the browser page shows of the game (sent in the lobby's ``games``, see
+    :meth:`describe`): ``icon`` (one character for its tiles), ``strings`` (by language
+    code, ``"en"`` and ``"zh"``: ``title``, the short name players call it, ``blurb``, one
+    line for its tile, and ``opt.<option>`` / ``optdoc.<option>`` /
+    ``choice.<option>.<value>``, an option's label, help text and a choice's words; a
+    missing word falls back to English, then to the server's own), ``main_options`` (the
+    hand options the create form shows up front; the rest fold under "more rules"; empty:
+    all up front) and ``web`` (the folder holding the game's table module ``<name>.js``,
+    which the server serves at ``/games/<name>.js`` and any file beside it at
+    ``/games/<name>/<file>``; ``None``: the page's own ``games/<name>.js``).
     """
 
     name: str
@@ -179,6 +191,10 @@ class Game:
     auto_play_checks: bool = False
     bots: Mapping[str, Callable[[dict[str, Any], dict[str, Any], Any], dict[str, Any]]] = field(
         default_factory=dict, compare=False)
+    icon: str = "\u2663"
+    strings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
+    main_options: Sequence[str] = ()
+    web: Path | None = None
 
     def parse_config(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate hand options, one by one and then together (``check_config``, for
@@ -193,7 +209,10 @@ class Game:
         """What a client learns of the game (the lobby's ``games``): its name, title, player
         counts, hand options, the option its stakes are (``stake_field``, None without
         stakes) and how auto-play plays a seat (``auto_play``: ``"check_or_fold"`` or
-        ``"bot"``)."""
+        ``"bot"``); for the browser page its ``icon``, ``strings``, ``main_options`` and the
+        table a quick match opens (``quick``: ``seats`` and hand options ``config``)."""
+        quick_seats = self.stakes.quick_seats if self.stakes is not None else None
+        quick_stake = self.stakes.quick_stake if self.stakes is not None else None
         return {
             "game": self.name,
             "title": self.title,
@@ -202,6 +221,14 @@ class Game:
             "options": describe_options(self.options),
             "stake_field": self.stakes.field if self.stakes is not None else None,
             "auto_play": "check_or_fold" if self.auto_play_checks else "bot",
+            "icon": self.icon,
+            "strings": {lang: dict(words) for lang, words in self.strings.items()},
+            "main_options": list(self.main_options),
+            "quick": {
+                "seats": min(max(quick_seats or self.max_players, self.min_players), self.max_players),
+                "config": self.stakes.table_config(quick_stake)
+                if self.stakes is not None and quick_stake is not None else {},
+            },
         }
 
 

@@ -20,7 +20,7 @@ import logging
 import mimetypes
 import posixpath
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -153,6 +153,26 @@ def static_file(web_dir: Path, url_path: str) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+#: where the page finds a game's table module (``games/<name>.js``) and the files beside it
+GAME_FILES = "/games/"
+
+
+def game_file(folders: Mapping[str, Path], url_path: str) -> Path | None:
+    """A game plugin's own browser file (see :attr:`engine.game.Game.web`): ``/games/<name>.js``
+    is ``<name>.js`` in the game's folder, ``/games/<name>/<file>`` a file beside it; None for
+    any other path, or a game whose page files are the page's own."""
+    rest = unquote(url_path)[len(GAME_FILES):] if url_path.startswith(GAME_FILES) else None
+    if not rest:
+        return None
+    name, slash, inside = rest.partition("/")
+    if not slash:
+        name, dot, ext = rest.rpartition(".")
+        if not dot or ext != "js" or name not in folders:
+            return None
+        return static_file(folders[name], rest)
+    return static_file(folders[name], inside) if name in folders and inside else None
+
+
 def select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> str:
     """The first of the client's subprotocols that we speak (the client's preference wins)."""
     for p in offered:
@@ -174,6 +194,7 @@ def make_process_request(
     gate: Gate,
     admin: Callable[[], Awaitable[bytes]],
     admin_api: Callable[[str, str, str], Awaitable[tuple[int, bytes]]] | None = None,
+    game_folders: Mapping[str, Path] | None = None,
 ) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         url = urlsplit(request.path)
@@ -217,7 +238,7 @@ def make_process_request(
                 return response(200, await admin(), "text/html; charset=utf-8")
             body, content_type = metrics()
             return response(200, body, content_type)
-        file = static_file(web_dir, path)
+        file = game_file(game_folders or {}, path) or static_file(web_dir, path)
         if file is None:
             return text_response(404, "not found\n")
         content_type = CONTENT_TYPES.get(file.suffix.lower()) or mimetypes.guess_type(file.name)[0] or "application/octet-stream"

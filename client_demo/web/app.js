@@ -9,6 +9,7 @@ import { Connection, forgetToken, storedToken } from "./net.js";
 import { h, clear, chips } from "./dom.js";
 import { Lobby, detectCjkFont, fieldLabel } from "./lobby.js";
 import { TableScreen } from "./table.js";
+import { describeGames, gameFailure, gameModule, loadGame } from "./games.js";
 import { LeagueScreen } from "./league.js";
 import { RecordPanel } from "./record.js";
 import { Chat } from "./chat.js";
@@ -373,13 +374,34 @@ function gotRooms(msg) {
   const known = store.games.map((g) => g.game).join();
   store.rooms = msg.rooms;
   store.games = msg.games;
+  describeGames(msg.games);
   if (store.current) return;
   if (store.page) {
     if (known !== store.games.map((g) => g.game).join()) app.render(); // the games came (after a reload there)
   } else lobby.update();
 }
 
-conn.on("room", (snap) => {
+/**
+ * A room's messages wait for its game's table module (loaded by name the first time a room
+ * of that game shows up, e.g. after a reload in the middle of a hand), then pass in the
+ * order they came: the table restores a hand from its first snapshot only with the module.
+ */
+const waiting = new Map(); // room id -> [handler, message] held while its game's module loads
+function whenGameReady(roomId, game, handler, msg) {
+  const queue = waiting.get(roomId);
+  if (queue) { queue.push([handler, msg]); return; }
+  if (!game || gameModule(game) || gameFailure(game)) { handler(msg); return; }
+  waiting.set(roomId, [[handler, msg]]);
+  loadGame(game).then(() => {
+    const held = waiting.get(roomId) || [];
+    waiting.delete(roomId);
+    for (const [fn, m] of held) fn(m);
+  });
+}
+
+conn.on("room", (msg) => whenGameReady(msg.room, msg.game, gotSnapshot, msg));
+
+function gotSnapshot(snap) {
   const prev = store.snaps.get(snap.room);
   if (prev && prev.version > snap.version) return; // an older snapshot arriving late
   if (snap.code) store.codes.set(snap.room, snap.code);
@@ -387,7 +409,7 @@ conn.on("room", (snap) => {
   if (snap.your_seat !== null && !store.historyAsked.has(snap.room)) loadHistory(snap.room);
   table.onSnapshot(snap);
   if (store.current === snap.room) table.render(main, snap);
-});
+}
 
 conn.on("chat", (msg) => chat.onLines(msg));
 
@@ -399,12 +421,14 @@ conn.on("wallet", (msg) => {
 });
 conn.on("banned", (msg) => { conn.banned = msg; store.welcome = null; app.render(); });
 
-conn.on("event", (msg) => {
+conn.on("event", (msg) => whenGameReady(msg.room, (store.snaps.get(msg.room) || {}).game, gotEvent, msg));
+
+function gotEvent(msg) {
   if (msg.event.type === "chat") { chat.onLine(msg.room, msg.event); return; }
   const snap = store.snaps.get(msg.room);
   table.onEvent(msg.room, msg.event, snap, msg.version ?? null);
   if (msg.event.type === "hand_ended" && snap && snap.your_seat !== null && store.seated.has(msg.room)) newSeed(msg.room);
-});
+}
 
 /**
  * A fresh client seed for the next hand of a room where we sit (docs/fairness.md): a seed
@@ -462,8 +486,8 @@ async function loadHistory(roomId) {
 }
 
 /**
- * A server message in the words of this table: seat numbers become names, Dou Dizhu
- * rank strings ("52", "TTJ") become cards ("5, 2", "10, 10, J").
+ * A server message in the words of this table: seat numbers become names, and the game's
+ * table module may word the rest (Dou Dizhu: rank strings "52", "TTJ" become cards).
  */
 export function humanize(message, snap) {
   if (!snap || typeof message !== "string") return message;
@@ -471,13 +495,8 @@ export function humanize(message, snap) {
     const seat = snap.seats[Number(n)];
     return seat ? `${seat.name}${s || ""}` : m;
   });
-  if (snap.game === "doudizhu") {
-    const ranks = (r) => [...r].map((c) => ({ T: "10", B: "black joker", R: "red joker" }[c] || c)).join(", ");
-    text = text
-      .replace(/^([3-9TJQKA2BR]+) is not a valid play/, (m, r) => `${ranks(r)} ${r.length > 1 ? "do" : "does"} not make a valid play`)
-      .replace(/^([3-9TJQKA2BR]+) \((\w+)\) does not beat ([3-9TJQKA2BR]+)/, (m, a, kind, b) => `${ranks(a)} (${kind.replaceAll("_", " ")}) does not beat ${ranks(b)}`)
-      .replace(/you do not hold '([3-9TJQKA2BR]+)'/, (m, r) => `you do not hold ${ranks(r)}`);
-  }
+  const module = gameModule(snap.game);
+  if (module && module.humanize) text = module.humanize(text);
   return text;
 }
 

@@ -12,6 +12,7 @@
 
 import { cardText } from "./cards.js";
 import { tIn } from "./i18n.js";
+import { gameModule, loadGame } from "./games.js";
 
 export const SCHEME = "cardroom-v1";
 const TWO32 = 2 ** 32;
@@ -165,30 +166,34 @@ export async function deriveDeck(serverSeedHex, room, handNo, clientSeeds, size)
 }
 
 /**
- * Where each game's dealing rule puts the cards of `deck` (`dealOrder`: the dealt seats in
- * the order they receive cards): {hands: {seat: [cards]}, board (holdem), bottom (doudizhu)}.
+ * Where `game`'s dealing rule puts the cards of `deck` (`dealOrder`: the dealt seats in the
+ * order they receive cards): {hands: {seat: [cards]}, and any other piles: board, bottom}.
+ * The rule is the game's table module's `fair.layout(deck, dealOrder)` (the page's copy of
+ * the engine's `Game.layout`); resolves once that module has loaded.
  */
-export function layout(game, deck, dealOrder) {
-  const n = dealOrder.length;
-  const hands = {};
-  if (game === "holdem") {
-    dealOrder.forEach((s, i) => { hands[s] = [deck[i], deck[n + i]]; });
-    const rest = deck.slice(2 * n);
-    return { hands, board: [rest[1], rest[2], rest[3], rest[5], rest[7]] };
-  }
-  if (game === "zhajinhua") {
-    dealOrder.forEach((s, i) => { hands[s] = [deck[i], deck[n + i], deck[2 * n + i]]; });
-    return { hands };
-  }
-  if (game === "doudizhu") {
-    for (const s of dealOrder) hands[s] = [];
-    for (let k = 0; k < 51; k++) hands[dealOrder[k % 3]].push(deck[k]);
-    return { hands, bottom: deck.slice(51, 54) };
-  }
-  throw new Error(`no dealing rule for ${game}`);
+export async function layout(game, deck, dealOrder) {
+  const module = await loadGame(game);
+  if (!module || !module.fair || !module.fair.layout) throw new Error(`no dealing rule for ${game}`);
+  return module.fair.layout(deck, dealOrder);
 }
 
 // --- what a viewer saw ---------------------------------------------------------------------
+
+/**
+ * What the game's table module says a viewer saw (`fair.seenFromEvent(ev, add)` or
+ * `fair.seenFromView(view, mySeat, add)`, which call `add(seat, cards, kind)` for each
+ * sighting), as "seen" entries {seat, cards, kind}; nothing while the module loads.
+ */
+function sightings(game, hook, ...args) {
+  const out = [];
+  const add = (seat, cards, kind) => {
+    if (Array.isArray(cards) && cards.length) out.push({ seat: seat ?? null, cards: [...cards], kind });
+  };
+  const module = gameModule(game);
+  const fair = module && module.fair;
+  if (fair && fair[hook]) fair[hook](...args, add);
+  return out;
+}
 
 /**
  * The cards an event of the hand shows this viewer, as "seen" entries {seat, cards, kind}:
@@ -197,52 +202,12 @@ export function layout(game, deck, dealOrder) {
  * left in a hand at the end). Events filtered for another viewer lack the cards: nothing.
  */
 export function seenFromEvent(game, ev) {
-  const out = [];
-  const add = (seat, cards, kind) => {
-    if (Array.isArray(cards) && cards.length) out.push({ seat: seat ?? null, cards: [...cards], kind });
-  };
-  const hands = (list, kind) => { for (const x of list || []) add(x.seat, x.cards, kind); };
-  switch (`${game}:${ev.type}`) {
-    case "holdem:deal": add(ev.seat, ev.cards, "dealt"); break;
-    case "holdem:board": add(null, ev.board || ev.cards, "board"); break;
-    case "holdem:showdown": hands(ev.hands, "shown"); break;
-    case "holdem:show": add(ev.seat, ev.cards, "shown"); break;
-    case "zhajinhua:look": add(ev.seat, ev.cards, "dealt"); break;
-    case "zhajinhua:compare_reveal": hands(ev.hands, "shown"); break;
-    case "zhajinhua:showdown": hands(ev.hands, "shown"); break;
-    case "zhajinhua:show": add(ev.seat, ev.cards, "shown"); break;
-    case "doudizhu:deal": add(ev.seat, ev.cards, "dealt"); break;
-    case "doudizhu:landlord": add(ev.seat, ev.bottom, "bottom"); break;
-    case "doudizhu:open_hand": add(ev.seat, ev.cards, "shown"); break; // 明牌: the landlord's hand
-    case "doudizhu:play": add(ev.seat, ev.cards, "played"); break;
-    case "doudizhu:hand_over": (ev.hands || []).forEach((cards, seat) => add(seat, cards, "left")); break;
-    default: break;
-  }
-  return out;
+  return sightings(game, "seenFromEvent", ev);
 }
 
 /** The cards a `room` snapshot's view shows its viewer (after a reload, events are gone). */
 export function seenFromView(game, view, mySeat) {
-  const out = [];
-  if (!view) return out;
-  const add = (seat, cards, kind) => {
-    if (Array.isArray(cards) && cards.length) out.push({ seat: seat ?? null, cards: [...cards], kind });
-  };
-  if (game === "holdem") {
-    if (mySeat !== null && mySeat !== undefined) add(mySeat, view.hole, "dealt");
-    add(null, view.board, "board");
-    for (const s of view.seats || []) if (s) add(s.seat, s.cards, "shown");
-  } else if (game === "zhajinhua") {
-    for (const s of view.seats || []) if (s) add(s.seat, s.cards, s.seat === mySeat ? "dealt" : "shown");
-  } else if (game === "doudizhu") {
-    if (view.landlord !== null && view.landlord !== undefined) add(view.landlord, view.bottom, "bottom");
-    if (view.you !== null && view.you !== undefined) add(view.you, view.hand, "held");
-    for (const s of view.seats || []) if (s && s.shown) add(s.seat, s.shown, "shown"); // 明牌
-    for (const m of view.history || []) if (m && m.type === "play") add(m.seat, m.cards, "played");
-    const r = view.result;
-    if (r && Array.isArray(r.hands)) r.hands.forEach((cards, seat) => add(seat, cards, "left"));
-  }
-  return out;
+  return view ? sightings(game, "seenFromView", view, mySeat) : [];
 }
 
 // --- checking a hand -----------------------------------------------------------------------
@@ -294,13 +259,13 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
         return fail("fair.foreign_seed", { seed: JSON.stringify(entry.seed) });
       }
     }
-    const size = fairness.deck_size || (game === "doudizhu" ? 54 : 52);
+    const size = fairness.deck_size || 52;
     // a league match's rooms derive their decks from the match id (the proof's context)
     const deck = await deriveDeck(seed, fairness.context || room, handNo, seeds, size);
-    const lay = layout(game, deck, fairness.deal_order || []);
+    const lay = await layout(game, deck, fairness.deal_order || []);
     const checked = new Set();
 
-    // Dou Dizhu: the landlord's hand also holds the bottom.
+    // a bottom pile (Dou Dizhu's) joins the hand of the seat that took it (the landlord)
     let landlord = null;
     for (const e of seen) {
       if (e.kind !== "bottom") continue;
@@ -331,7 +296,7 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
       const label = seatLabel(seat);
       if (!dealt) return fail("fair.no_deal", { who: label, verb: verb(e.kind), cards: cardsList(e.cards) });
       const allowed = new Set(dealt);
-      if (game === "doudizhu" && seat === landlord) for (const c of lay.bottom) allowed.add(c);
+      if (seat === landlord && lay.bottom) for (const c of lay.bottom) allowed.add(c);
       for (const c of e.cards) {
         checked.add(c);
         if (!allowed.has(c)) {

@@ -16,7 +16,8 @@
 // `strategy`). Their refusals are shown in the form, in the page's words.
 
 import { h, clear, chips, focusOf, restoreFocus } from "./dom.js";
-import { GAME_ICON, describeStakes, shortTitle } from "./lobby.js";
+import { describeStakes, shortTitle } from "./lobby.js";
+import { gameIcon } from "./games.js";
 import { blindsOf, historyContext, lineFor } from "./table.js";
 import { t, tMaybe, lang } from "./i18n.js";
 
@@ -206,7 +207,7 @@ export class LeagueScreen {
   /** "New league": the form, with the defaults (the first game the server hosts). */
   openNew() {
     if (!this.draft) {
-      const game = this.store.games.length ? this.store.games[0].game : "holdem";
+      const game = this.store.games.length ? this.store.games[0].game : "";
       this.draft = { name: "", game, hands: "100", seats: String(seatRange(this.gameInfo(game)).min),
         duplicate: true, sng: false, level_hands: "10", error: null, sending: false };
     }
@@ -244,14 +245,14 @@ export class LeagueScreen {
       return h("div", { class: `field${bool ? " bool" : ""}` },
         h("label", { for: input.id }, label), input, doc ? h("div", { class: "doc" }, doc) : null);
     };
-    const sng = d.game === "holdem" && d.sng;
+    const sng = playedWithBlinds(this.gameInfo(d.game)) && d.sng;
     const fields = [
       field("name", t("lg.f_name"), h("input", { type: "text", "data-testid": "league-new-name", maxlength: 64,
         autocomplete: "off", spellcheck: "false", value: d.name, oninput: set("name") }), t("lg.f_name_doc")),
       field("game", t("lg.f_game"), h("select", { "data-testid": "league-new-game", onchange: (e) => {
         d.game = e.target.value;
         d.seats = String(seatRange(this.gameInfo(d.game)).min); // the new game's fewest players
-        if (d.game !== "holdem") d.sng = false;
+        if (!playedWithBlinds(this.gameInfo(d.game))) d.sng = false;
         if (d.error && d.error.field === "seats") d.error = null;
         this.app.render();
       } }, games.map((g) => h("option", { value: g, selected: g === d.game }, shortTitle(g))))),
@@ -264,7 +265,7 @@ export class LeagueScreen {
       field("duplicate", t("lg.f_duplicate"), h("input", { type: "checkbox", "data-testid": "league-new-duplicate",
         checked: d.duplicate, onchange: set("duplicate") }), t("lg.f_duplicate_doc"), true),
     ];
-    if (d.game === "holdem") {
+    if (playedWithBlinds(this.gameInfo(d.game))) {
       fields.push(field("format", t("lg.f_sng"), h("input", { type: "checkbox", "data-testid": "league-new-sng",
         checked: d.sng, onchange: (e) => { d.sng = e.target.checked; this.app.render(); } }), t("lg.f_sng_doc"), true));
       if (d.sng) {
@@ -292,7 +293,7 @@ export class LeagueScreen {
     const d = this.draft;
     if (!d || d.sending) return;
     const range = seatRange(this.gameInfo(d.game));
-    const sng = d.game === "holdem" && d.sng;
+    const sng = playedWithBlinds(this.gameInfo(d.game)) && d.sng;
     const name = d.name.trim();
     const hands = whole(d.hands);
     const seats = whole(d.seats);
@@ -543,6 +544,12 @@ function runStatus(run) {
   h("span", { class: "run-dot" }), parts.join(" · "));
 }
 
+/** Can a league of this game be a sit-and-go (blinds that rise by level: the server's rule)? */
+function playedWithBlinds(info) {
+  const names = ((info && info.options) || []).map((o) => o.name);
+  return names.includes("small_blind") && names.includes("big_blind");
+}
+
 /** The seats a match of this game may have (the `rooms` reply's player counts). */
 function seatRange(info) {
   const min = info && info.min_players ? info.min_players : 2;
@@ -614,7 +621,7 @@ function emptyNode() {
 function leagueRow(l) {
   return h("a", { class: "league-row", href: `#/league/${encodeURIComponent(l.name)}`,
     "data-testid": `league-${l.name}`, "data-league": l.name },
-  h("div", { class: "room-game" }, GAME_ICON[l.game] || "♣"),
+  h("div", { class: "room-game" }, gameIcon(l.game)),
   h("div", { class: "league-main" },
     h("div", { class: "league-name" }, l.name,
       l.running ? h("span", { class: "badge running", "data-testid": `league-running-${l.name}` }, t("lg.running_badge")) : null),

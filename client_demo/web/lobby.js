@@ -4,21 +4,16 @@
 import { h, clear, chips, readable, distinctNames } from "./dom.js";
 import { storedName } from "./net.js";
 import { t, tIn, tMaybe, tParts, lang, LANGS, STRINGS } from "./i18n.js";
+import { gameIcon, gameInfo, gameModule } from "./games.js";
 
-export const GAME_ICON = { holdem: "♠", zhajinhua: "♦", doudizhu: "♥" };
+// The room options shown up front in the create form (a game's own hand options up front are
+// its descriptor's `main_options`; the rest go under "More rules").
+const MAIN_ROOM_OPTIONS = ["name", "seats", "bots", "action_seconds", "time_bank_seconds", "buy_in_default"];
 
-// The options shown up front in the create form (the rest go under "More rules").
-const MAIN_OPTIONS = {
-  holdem: ["small_blind", "big_blind", "ante"],
-  zhajinhua: ["ante", "max_stake", "compare_after_rounds", "special_235"],
-  doudizhu: ["bidding", "stake", "max_multiplier", "doubling", "open_hand"],
-};
-// Table settings used by "Play now" and proposed in the create form.
-const QUICK = {
-  holdem: { seats: 6, config: { small_blind: 5, big_blind: 10 } },
-  zhajinhua: { seats: 5, config: {} },
-  doudizhu: { seats: 3, config: {} },
-};
+/** The table "Play now" opens and the create form proposes (the descriptor's `quick`). */
+function quickTable(info) {
+  return info.quick || { seats: info.max_players, config: {} };
+}
 export function shortTitle(game) { return tMaybe(`game.${game}`, {}, game); }
 
 /**
@@ -154,7 +149,7 @@ export class Lobby {
     clear(box);
     for (const g of this.store.games) {
       box.append(h("div", { class: `game-tile ${g.game}`, "data-testid": `game-${g.game}` },
-        h("div", { class: "game-icon" }, GAME_ICON[g.game] || "♣"),
+        h("div", { class: "game-icon" }, gameIcon(g.game)),
         h("div", { class: "game-text" },
           h("h3", {}, shortTitle(g.game)),
           h("p", { class: "muted small" }, tMaybe(`blurb.${g.game}`, {}, ""),
@@ -167,7 +162,7 @@ export class Lobby {
             onclick: async (e) => {
               const b = e.currentTarget;
               b.disabled = true;
-              try { await this.app.quickMatch(g.game, this.filter.game === g.game ? stakeOf(g.game, this.filter.stakes) : null); } finally { b.disabled = false; }
+              try { await this.app.quickMatch(g.game, this.filter.game === g.game ? stakeOf(g.game, this.filter.stakes, this.store.rooms) : null); } finally { b.disabled = false; }
             } }, t("lobby.quick")),
           h("button", { class: "btn", "data-testid": `create-${g.game}`,
             onclick: () => this.openCreate(g.game) },
@@ -222,7 +217,7 @@ export class Lobby {
       }
       box.append(h("div", { class: "room-row", "data-testid": `room-${r.room}`, "data-room": r.room, "data-game": r.game,
         "data-shown": shown },
-        h("div", { class: "room-game" }, GAME_ICON[r.game] || "♣"),
+        h("div", { class: "room-game" }, gameIcon(r.game)),
         h("div", { class: "room-main" },
           h("div", { class: "room-name", "data-testid": "room-name", title: `${roomName(r, this.store.games)} (${r.room})` }, names[i]),
           h("div", { class: "muted small" }, shortTitle(r.game),
@@ -301,7 +296,7 @@ export class Lobby {
 
   async playNow(game, button) {
     const info = this.gameInfo(game);
-    const quick = QUICK[game] || { seats: info.max_players, config: {} };
+    const quick = quickTable(info);
     const seats = Math.min(Math.max(quick.seats, info.min_players), info.max_players);
     const options = { seats, name: t("lobby.table_name", { name: this.store.welcome.name, game: shortTitle(game) }) };
     const botsOption = (info.room_options || []).find((o) => o.name === "bots");
@@ -328,15 +323,14 @@ export class Lobby {
     const panel = this.root.querySelector(".create-panel");
     this.creating = game;
     clear(panel).classList.remove("hidden");
-    const quick = QUICK[game] || { seats: info.max_players, config: {} };
+    const quick = quickTable(info);
     const roomOpts = info.room_options || [];
     const fields = [];
     const more = [];
     const field = (scope, o, value) => {
       const node = optionField(game, scope, o, value);
-      const main = scope === "options"
-        ? ["name", "seats", "bots", "action_seconds", "time_bank_seconds", "buy_in_default"].includes(o.name)
-        : (MAIN_OPTIONS[game] || []).includes(o.name);
+      const own = info.main_options || [];
+      const main = scope === "options" ? MAIN_ROOM_OPTIONS.includes(o.name) : !own.length || own.includes(o.name);
       (main ? fields : more).push(node);
     };
     for (const o of roomOpts) {
@@ -419,8 +413,9 @@ export function fieldLabel(game, field) {
 // the choices of these options are worded elsewhere (the league page's strategy names)
 const CHOICE_KEYS = { bot_strategy: "lg.strategy" };
 
-function choiceText(name, value) {
-  return tMaybe(`${CHOICE_KEYS[name] || `choice.${name}`}.${value}`, {}, String(value));
+function choiceText(game, name, value) {
+  if (CHOICE_KEYS[name]) return tMaybe(`${CHOICE_KEYS[name]}.${value}`, {}, String(value));
+  return optionText("choice", game, `${name}.${value}`, String(value));
 }
 
 function optionField(game, scope, o, value) {
@@ -430,7 +425,7 @@ function optionField(game, scope, o, value) {
   const common = { id, "data-opt": o.name, "data-scope": scope, "data-type": o.type,
     "data-testid": `opt-${o.name}`, title: doc };
   if (o.choices) {
-    input = h("select", common, o.choices.map((c) => h("option", { value: String(c), selected: c === value }, choiceText(o.name, c))));
+    input = h("select", common, o.choices.map((c) => h("option", { value: String(c), selected: c === value }, choiceText(game, o.name, c))));
   } else if (o.type === "bool") {
     input = h("input", { ...common, type: "checkbox", checked: Boolean(value) });
   } else if (o.type === "int" || o.type === "float") {
@@ -478,14 +473,19 @@ export function parseInvite(roomText, codeText) {
   };
 }
 
-/** Stakes text from a lobby room summary, when the server includes the table config. */
+/**
+ * Stakes text from a lobby room summary, when the server includes the table config: in the
+ * game's words (its table module's `lobbyStakes(config)`), else its stake option's label and
+ * value ("Ante 2"); "" for a game without stakes.
+ */
 export function describeStakes(r) {
   const c = r.config || r.stakes;
   if (!c || typeof c !== "object") return "";
-  if (r.game === "holdem" && c.small_blind) return t("lobby.blinds", { sb: chips(c.small_blind), bb: chips(c.big_blind) });
-  if (r.game === "zhajinhua" && c.ante) return t("lobby.ante", { n: chips(c.ante) });
-  if (r.game === "doudizhu" && c.stake) return t("lobby.per_point", { n: chips(c.stake) });
-  return "";
+  const module = gameModule(r.game);
+  if (module && module.lobbyStakes) return module.lobbyStakes(c);
+  const field = (gameInfo(r.game) || {}).stake_field;
+  if (!field || c[field] === undefined) return "";
+  return `${fieldLabel(r.game, field) || field} ${chips(c[field])}`;
 }
 
 function firstNumber(text) {
@@ -493,9 +493,10 @@ function firstNumber(text) {
   return m ? Number(m[0]) : 0;
 }
 
-/** The quick match `stake` of a stakes filter ("blinds 5/10" → 10, "ante 10" → 10, "10 per point" → 10). */
-function stakeOf(game, text) {
+/** The quick match `stake` of a stakes filter: the stake option of the listed tables it names. */
+function stakeOf(game, text, rooms) {
   if (!text) return null;
-  const nums = String(text).replace(/,/g, "").match(/\d+/g) || [];
-  return Number(game === "holdem" ? nums[nums.length - 1] : nums[0]) || null;
+  const field = (gameInfo(game) || {}).stake_field;
+  const room = field && rooms.find((r) => r.game === game && describeStakes(r) === text);
+  return room ? Number((room.config || room.stakes || {})[field]) || null : null;
 }

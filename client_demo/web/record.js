@@ -10,7 +10,6 @@ import { handNode, signClass, signedChips, when } from "./league.js";
 import { roomName, shortTitle } from "./lobby.js";
 
 const RECENT = 20; // results listed
-const GAMES = ["holdem", "zhajinhua", "doudizhu"];
 
 export class RecordPanel {
   constructor({ conn, store }) {
@@ -71,7 +70,8 @@ export class RecordPanel {
     if (state.loading) return h("p", { class: "muted" }, t("rec.loading"));
     if (state.error) return h("p", { class: "muted" }, t("rec.failed"));
     const r = state.record;
-    const games = GAMES.filter((g) => r.games[g]).concat(Object.keys(r.games).filter((g) => !GAMES.includes(g)));
+    const order = this.store.games.map((g) => g.game); // the server's order of its games
+    const games = order.filter((g) => r.games[g]).concat(Object.keys(r.games).filter((g) => !order.includes(g)));
     return h("div", { class: "record-body" },
       h("p", { class: "record-total", "data-testid": "record-hands", "data-hands": r.hands },
         t("rec.hands", { n: chips(r.hands) })),

@@ -4,16 +4,13 @@
 // from the game modules.
 
 import { h, clear, chips, distinctNames, focusOf, restoreFocus } from "./dom.js";
-import holdem from "./holdem.js";
-import zhajinhua from "./zhajinhua.js";
-import doudizhu from "./doudizhu.js";
+import { gameFailure, gameModule, onGameLoaded } from "./games.js";
 import { roomName, shortTitle } from "./lobby.js";
 import { fairNode, restoreRecord, revealedRecord, trackEvent, trackSnapshot } from "./verify.js";
 import { keepEvent, keepHand, keepLastHand, keepOpening, keepVersion, storedHand, storedLastHand } from "./handlog.js";
 import { t, tParts } from "./i18n.js";
 import { animate, soundFor, turnChime } from "./fx.js";
 
-const GAMES = { holdem, zhajinhua, doudizhu };
 const RING = 2 * Math.PI * 27; // circumference of the clock ring (r = 27 in a 60x60 box)
 
 export class TableScreen {
@@ -25,6 +22,10 @@ export class TableScreen {
     this.clock = null;
     this.main = null;
     let pending = false;
+    onGameLoaded((game) => { // a table waiting for its game's module
+      const snap = this.store.current && this.store.snaps.get(this.store.current);
+      if (snap && snap.game === game && this.main) this.render(this.main, snap);
+    });
     window.addEventListener("resize", () => { // phones lay the seats out differently: draw again
       if (pending) return;
       pending = true;
@@ -42,7 +43,7 @@ export class TableScreen {
   }
 
   context(snap) {
-    const module = GAMES[snap.game];
+    const module = gameModule(snap.game);
     const ui = this.uiFor(snap.room);
     // seats freed when the hand ended (busted, or left), still drawn until the next deal;
     // yours among them: the table is drawn around your seat, with your cards
@@ -87,9 +88,11 @@ export class TableScreen {
 
   render(main, snap) {
     this.main = main;
-    const module = GAMES[snap.game];
-    if (!module) {
-      clear(main).append(h("div", { class: "panel" }, t("table.cannot_show", { game: snap.game })));
+    const module = gameModule(snap.game);
+    if (!module) { // its table module is on its way (drawn when it comes), or could not be had
+      const failure = gameFailure(snap.game);
+      clear(main).append(h("div", { class: "panel", "data-testid": failure ? "cannot-show" : "table-loading" },
+        failure ? t("table.cannot_show", { game: shortTitle(snap.game) }) : t("table.loading")));
       return;
     }
     const ctx = this.context(snap);
@@ -305,8 +308,9 @@ export class TableScreen {
     const min = info ? info.min_players : 2;
     const first = snap.hand_no === 0 ? Number((snap.options || {}).first_hand_players) || 0 : 0;
     const needed = Math.max(min, first);
-    // (Zha Jin Hua deals only the stacks that cover the ante)
-    const least = snap.game === "zhajinhua" ? Math.max(1, Number((snap.config || {}).ante) || 1) : 1;
+    // (a game may deal only the stacks that cover more than a chip: Zha Jin Hua's ante)
+    const module = gameModule(snap.game);
+    const least = module && module.leastStack ? module.leastStack(snap.config || {}) : 1;
     const ready = snap.seats.filter((s) => s && !s.sitting_out && !s.leaving && s.stack >= least);
     const person = Boolean(league) || ready.some((s) => !s.bot && !s.auto);
     if (ready.length >= needed && person) return null;
@@ -581,7 +585,7 @@ export class TableScreen {
       restoreRecord(ui, last.fair);
     }
     const rec = storedHand(snap.room);
-    if (!rec || rec.hand !== snap.hand_no || !GAMES[snap.game]) return;
+    if (!rec || rec.hand !== snap.hand_no || !gameModule(snap.game)) return;
     if (!snap.playing) { this.restoreEnd(snap, ui, rec); return; }
     const whole = rec.events.length > 0 && rec.events[0][1].type === "hand_started";
     if (!whole && !rec.opening) return;
@@ -622,7 +626,7 @@ export class TableScreen {
     const ui = this.uiFor(snap.room);
     const events = current.events || [];
     const versions = current.versions || [];
-    if (current.hand !== snap.hand_no || ui.partialHand !== current.hand || !GAMES[snap.game]) return false;
+    if (current.hand !== snap.hand_no || ui.partialHand !== current.hand || !gameModule(snap.game)) return false;
     if (!events.length || events[0].type !== "hand_started" || versions.length !== events.length) return false;
     const upto = ui.partialVersion ?? snap.version;
     const ctx = { ...this.context(snap), replaying: true };
@@ -636,7 +640,7 @@ export class TableScreen {
     });
     const rec = storedHand(snap.room);
     const live = rec && rec.hand === current.hand ? rec.events.filter(([v]) => v > upto) : [];
-    if (ctx.module.track) for (const [, ev] of live) ctx.module.track(ev, ctx);
+    if (ctx.module && ctx.module.track) for (const [, ev] of live) ctx.module.track(ev, ctx);
     const log = this.store.logs.get(snap.room) || [];
     const at = log.findIndex((line) => line.partial === current.hand);
     const rest = log.filter((line) => line.partial !== current.hand);
@@ -692,7 +696,7 @@ export class TableScreen {
     if (version !== null) keepEvent(roomId, ev, version, snap.hand_no, ev.type === "left" ? ctx.name(ev.seat) : null);
     if (line) this.app.log(roomId, () => lineFor(ev, ctx), [line, cls]);
     if (this.store.current === roomId) soundFor(snap, ev);
-    if (ctx.module.notice) {
+    if (ctx.module && ctx.module.notice) {
       const note = ctx.module.notice(ev, ctx);
       if (note && this.store.current === roomId) this.app.toast(note, "game", 3500);
     }
@@ -724,7 +728,7 @@ export class TableScreen {
     if (ev.type === "left" && version !== null && version === ui.endedAt) {
       (ui.gone ||= {})[ev.seat] = { hand: snap.hand_no, reason: ev.reason, player: ev.player, name: ctx.name(ev.seat), stack: ev.stack };
     }
-    if (ctx.module.track) ctx.module.track(ev, ctx);
+    if (ctx.module && ctx.module.track) ctx.module.track(ev, ctx);
     if (["hand_start", "deal", "blind", "ante"].includes(ev.type)) ui.sawOpeningFor = ui.expectHand;
     return lineFor(ev, ctx);
   }
@@ -998,7 +1002,7 @@ export function historyContext(hand, snap, extra = {}) {
   for (const s of hand.seats || []) names[s.seat] = s.name;
   const game = snap.game || hand.game;
   return {
-    snap: { ...snap, hand_no: hand.hand }, view: null, game, me: hand.viewer ?? null, module: GAMES[game], ui: {},
+    snap: { ...snap, hand_no: hand.hand }, view: null, game, me: hand.viewer ?? null, module: gameModule(game), ui: {},
     name: (seat) => (seat === null || seat === undefined ? "?" : names[seat] || t("table.seat", { n: seat + 1 })),
     ...extra,
   };
@@ -1035,7 +1039,7 @@ export function lineFor(ev, ctx) {
     case "stack_reset": return [null, ""];
     case "room_closed": return [t(ev.reason === "match_over" ? "log.match_over" : "log.room_closed"), "sep"];
     default: {
-      const out = ctx.module.describe(ev, ctx);
+      const out = ctx.module ? ctx.module.describe(ev, ctx) : null;
       return Array.isArray(out) ? [out[0], out[1] || ""] : [out, ""];
     }
   }

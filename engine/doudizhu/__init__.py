@@ -49,6 +49,18 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 #: the stake is the base stake; a league counts points per game
 STAKES = Stakes(field="stake", quick_seats=3, league_stack=1000, unit="points/game", series_unit="points")
 
+#: what the browser page calls the game and its options, in English and Chinese
+STRINGS = {
+    "en": {
+        "title": "Dou Dizhu",
+        "blurb": "Fight the landlord: bid, then two peasants against one landlord.",
+    },
+    "zh": {
+        "title": "斗地主",
+        "blurb": "叫地主，然后两个农民对一个地主。",
+    },
+}
+
 GAME = Game(
     name="doudizhu",
     title="Dou Dizhu (斗地主)",
@@ -70,6 +82,9 @@ GAME = Game(
     layout=layout,
     stakes=STAKES,
     bots={"smart": smart, "random": doudizhu_random},
+    icon="\u2665",
+    strings=STRINGS,
+    main_options=("bidding", "stake", "max_multiplier", "doubling", "open_hand"),
 )
 
 __all__ = [

@@ -39,6 +39,22 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 STAKES = Stakes(field="big_blind", config=lambda bb: {"big_blind": bb, "small_blind": max(1, bb // 2)},
                 quick_seats=6, quick_stake=10, league_stack=200, unit="bb/100", per=100.0, series_unit="bb")
 
+#: what the browser page calls the game and its options, in English and Chinese
+STRINGS = {
+    "en": {
+        "title": "Texas Hold'em",
+        "blurb": "No-limit Texas Hold'em: two hole cards, five on the board, bet it all.",
+        "opt.ante": "Ante",
+        "optdoc.ante": "Chips every player puts in before each hand, besides the blinds (0: none)",
+    },
+    "zh": {
+        "title": "德州扑克",
+        "blurb": "无限注德州扑克：两张底牌，五张公共牌，可以全下。",
+        "opt.ante": "前注",
+        "optdoc.ante": "每局发牌前每人在盲注之外再放入的筹码（0：不设前注）",
+    },
+}
+
 GAME = Game(
     name="holdem",
     title="No-limit Texas Hold'em",
@@ -64,6 +80,9 @@ GAME = Game(
     time_bank=True,
     auto_play_checks=True,
     bots={"smart": smart, "random": holdem_random, "calling_station": holdem_calling_station},
+    icon="\u2660",
+    strings=STRINGS,
+    main_options=("small_blind", "big_blind", "ante"),
 )
 
 __all__ = [

@@ -46,6 +46,20 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 STAKES = Stakes(field="ante", config=lambda ante: {"ante": ante, "max_stake": 10 * ante}, quick_seats=5,
                 league_stack=1000, unit="antes/hand", series_unit="antes")
 
+#: what the browser page calls the game and its options, in English and Chinese
+STRINGS = {
+    "en": {
+        "title": "Zha Jin Hua",
+        "blurb": "Three-card brag: play blind or look, raise, and compare hands.",
+        "optdoc.ante": "Chips everyone puts in before the deal; also the first stake",
+    },
+    "zh": {
+        "title": "炸金花",
+        "blurb": "三张牌：闷牌或看牌，加注，比牌。",
+        "optdoc.ante": "发牌前每人放入的筹码，也是开局的单注",
+    },
+}
+
 GAME = Game(
     name="zhajinhua",
     title="Zha Jin Hua (炸金花)",
@@ -70,6 +84,9 @@ GAME = Game(
     stakes=STAKES,
     auto_play_checks=True,
     bots={"smart": smart, "random": zhajinhua_random, "calling_station": zhajinhua_calling_station},
+    icon="\u2666",
+    strings=STRINGS,
+    main_options=("ante", "max_stake", "compare_after_rounds", "special_235"),
 )
 
 __all__ = [

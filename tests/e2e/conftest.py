@@ -111,16 +111,17 @@ class Server:
 
 
 @contextlib.contextmanager
-def running_server(data: Path, *extra: str) -> Iterator[Server]:
+def running_server(data: Path, *extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     """``python -m server`` on a free port with its embedded Redis under ``data`` and the
-    flags ``extra``, once healthy; stopped (SIGTERM) on the way out."""
+    flags ``extra`` (and ``env`` added to its environment), once healthy; stopped (SIGTERM)
+    on the way out."""
     port = free_port()
     log = data / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
              "--data-dir", str(data), "--log-level", "WARNING", *extra],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
         )
     srv = Server(proc, port, log, data)
     deadline = time.monotonic() + 30

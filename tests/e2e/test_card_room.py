@@ -112,7 +112,9 @@ def test_the_page_names_hands_and_speaks_in_card_names(new_page):
         assert len(best) == min(5, len(cards)) and set(best) <= set(cards)
     assert sorted(named[4][1]) == sorted([48, 49, 8, 9, 39])  # the jack kicker, not the threes
 
-    human = page.evaluate("async () => { const a = await import('/app.js'); const snap = {game: 'doudizhu',"
+    # (Dou Dizhu's words come with its table module, loaded once a room of the game shows up)
+    human = page.evaluate("async () => { await (await import('/games.js')).loadGame('doudizhu');"
+                          " const a = await import('/app.js'); const snap = {game: 'doudizhu',"
                           " seats: [{name: 'ann'}, {name: 'Bot Ada'}, null]};"
                           " return [a.humanize('52 is not a valid play', snap),"
                           " a.humanize('TTJ (pair) does not beat QQ', snap),"

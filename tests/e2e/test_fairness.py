@@ -44,9 +44,12 @@ HOLDEM = {
 
 def fair(page: Any, script: str, arg: Any = None) -> Any:
     """Run ``script`` (the body of an async function of ``f``, the page's fairness.js
-    module, and ``arg``) in the page."""
+    module, and ``arg``) in the page, once the built-in games' table modules (which hold
+    each game's dealing rule and sightings) have loaded."""
     return page.evaluate(
-        f"async (arg) => {{ const f = await import('/fairness.js'); {script} }}", arg)
+        "async (arg) => { const g = await import('/games.js');"
+        " await Promise.all(['holdem', 'zhajinhua', 'doudizhu'].map((n) => g.loadGame(n)));"
+        f" const f = await import('/fairness.js'); {script} }}", arg)
 
 
 def verify(page: Any, hand: dict[str, Any]) -> dict[str, Any]:

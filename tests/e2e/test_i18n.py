@@ -309,9 +309,9 @@ def test_hand_names_in_chinese(new_page):
     """The server's English hand descriptions and the page's own hand names, in Chinese."""
     page = new_page(DESKTOP, locale=ZH)
     names = page.evaluate("""async () => {
-      const z = await import('/zhajinhua.js');
+      const z = await import('/games/zhajinhua.js');
       const e = await import('/handeval.js');
-      const d = await import('/doudizhu.js');
+      const d = await import('/games/doudizhu.js');
       return {
         zjh: ['Trips (豹子): three Kings', 'Straight flush (顺金): Q-K-A, Ace high', 'Flush (金花): A K 9',
               'Straight (顺子): A-2-3 (the lowest)', 'Pair (对子) of Kings, kicker Nine', 'High card (单张): A T 9',
@@ -338,9 +338,9 @@ def test_hand_and_card_names_in_english(new_page):
     """English hand names, play kinds and jokers without Chinese (even with a Chinese font)."""
     page = new_page(DESKTOP, locale=EN, init_script=CJK_FONT)
     names = page.evaluate("""async () => {
-      const z = await import('/zhajinhua.js');
+      const z = await import('/games/zhajinhua.js');
       const e = await import('/handeval.js');
-      const d = await import('/doudizhu.js');
+      const d = await import('/games/doudizhu.js');
       const c = await import('/cards.js');
       return {
         zjh: ['Trips (豹子): three Kings', 'Straight flush (顺金): Q-K-A, Ace high', 'Flush (金花): A K 9',

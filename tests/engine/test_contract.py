@@ -96,3 +96,21 @@ def test_options_that_contradict_each_other_are_refused_before_any_deal(game, gi
     with pytest.raises(ConfigError) as err:
         game.parse_config(given)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_every_game_tells_the_page_its_words_and_tables(game):
+    """What the browser page shows of a game comes from its descriptor: a title and a blurb
+    in both languages, front options that are options, a quick table it would open."""
+    info = game.describe()
+    for lang in ("en", "zh"):
+        assert info["strings"][lang]["title"] and info["strings"][lang]["blurb"], lang
+    names = {o.name for o in game.options}
+    assert set(info["main_options"]) <= names
+    for key in {k for words in info["strings"].values() for k in words} - {"title", "blurb"}:
+        kind, _, rest = key.partition(".")
+        assert kind in ("opt", "optdoc", "choice") and rest.split(".")[0] in names, key
+    quick = info["quick"]
+    assert game.min_players <= quick["seats"] <= game.max_players
+    game.parse_config(quick["config"])
+    assert len(info["icon"]) == 1

@@ -506,3 +506,25 @@ async def test_the_sdk_finds_a_private_room_by_its_code_joins_it_and_adds_a_bot(
         assert snap["your_seat"] == 0
         snap = await b.add_bot(room)
         assert snap["seats"][0]["bot"] is False and snap["seats"][1]["bot"] is True
+
+
+def test_a_game_plugin_serves_its_own_table_module_and_nothing_else(tmp_path):
+    """``/games/<name>.js`` and ``/games/<name>/<file>`` come from the game's own folder
+    (``Game.web``); everything else, and games without one, from the page's folder."""
+    from server.transport import game_file, static_file
+
+    plugin = tmp_path / "plugin" / "web"
+    plugin.mkdir(parents=True)
+    (plugin / "cards.js").write_text("export default {}")
+    (plugin / "cards.css").write_text("")
+    (tmp_path / "plugin" / "secret.py").write_text("")
+    folders = {"cards": plugin}
+    assert game_file(folders, "/games/cards.js") == (plugin / "cards.js").resolve()
+    assert game_file(folders, "/games/cards/cards.css") == (plugin / "cards.css").resolve()
+    for other in ("/games/cards/../secret.py", "/games/cards/%2e%2e/secret.py", "/games/cards.css",
+                  "/games/holdem.js", "/games/cards/", "/games/", "/cards.js", "/games/cards/nothing.js"):
+        assert game_file(folders, other) is None, other
+    page = tmp_path / "web"
+    (page / "games").mkdir(parents=True)
+    (page / "games" / "holdem.js").write_text("export default {}")
+    assert static_file(page, "/games/holdem.js") == (page / "games" / "holdem.js").resolve()

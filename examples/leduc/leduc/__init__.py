@@ -4,6 +4,8 @@ hosts it once the package is installed. The rules are in :mod:`leduc.rules`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.game import Game, Stakes
 
 from .bots import STRATEGIES
@@ -29,6 +31,35 @@ from .rules import (
 STAKES = Stakes(field="ante", config=lambda ante: {"ante": ante, "small_bet": 2 * ante, "big_bet": 4 * ante},
                 quick_seats=2, quick_stake=1, league_stack=100, unit="antes/hand", series_unit="antes")
 
+#: what the browser page calls the game and its options; its table (``web/leduc.js``) brings
+#: its own words
+STRINGS = {
+    "en": {
+        "title": "Leduc Hold'em",
+        "blurb": "Six cards, one each and one on the board, two fixed-limit rounds: the bot researchers' poker.",
+        "opt.ante": "Ante",
+        "opt.small_bet": "First-round bet",
+        "opt.big_bet": "Second-round bet",
+        "opt.max_raises": "Raises a round",
+        "optdoc.ante": "Chips each player puts in before the deal",
+        "optdoc.small_bet": "The size of every bet and raise before the public card",
+        "optdoc.big_bet": "The size of every bet and raise after the public card",
+        "optdoc.max_raises": "Bets and raises allowed in a round",
+    },
+    "zh": {
+        "title": "Leduc 扑克",
+        "blurb": "六张牌，每人一张、公共牌一张，两轮限注：机器人研究用的扑克。",
+        "opt.ante": "底注",
+        "opt.small_bet": "第一轮注额",
+        "opt.big_bet": "第二轮注额",
+        "opt.max_raises": "每轮加注次数",
+        "optdoc.ante": "发牌前每人放入的筹码",
+        "optdoc.small_bet": "公共牌翻开前每次下注和加注的大小",
+        "optdoc.big_bet": "公共牌翻开后每次下注和加注的大小",
+        "optdoc.max_raises": "每轮允许的下注和加注次数",
+    },
+}
+
 GAME = Game(
     name="leduc",
     title="Leduc Hold'em",
@@ -51,6 +82,10 @@ GAME = Game(
     stakes=STAKES,
     auto_play_checks=True,
     bots=STRATEGIES,
+    icon="\u2664",
+    strings=STRINGS,
+    main_options=("ante",),
+    web=Path(__file__).resolve().parent / "web",
 )
 
-__all__ = ["GAME", "STAKES"]
+__all__ = ["GAME", "STAKES", "STRINGS"]

@@ -8,10 +8,10 @@
 //
 // View and legal wire formats: docs/doudizhu.md, engine/doudizhu/view.py and legal.py.
 
-import { h, chips } from "./dom.js";
-import { DDZ_RANKS, cardEl, ddzCardsFor, ddzRank, ddzRanksText, ddzSorted } from "./cards.js";
-import { t, tMaybe, list } from "./i18n.js";
-import { keepSelection, storedSelection } from "./handlog.js";
+import { h, chips } from "../dom.js";
+import { DDZ_RANKS, cardEl, ddzCardsFor, ddzRank, ddzRanksText, ddzSorted } from "../cards.js";
+import { t, tMaybe, list } from "../i18n.js";
+import { keepSelection, storedSelection } from "../handlog.js";
 
 /** A play's kind in words (engine/doudizhu/plays.py: solo, pair, trio_solo, bomb, rocket, ...). */
 export function kindText(kind) {
@@ -80,6 +80,44 @@ function saveSelection(ctx) {
 }
 
 export default {
+  // provably fair deals (fairness.js): the engine's dealing rule (engine/doudizhu Game.layout)
+  // and the cards each event or view shows its viewer
+  fair: {
+    layout(deck, order) { // seventeen each, one at a time in order; the last three are the bottom
+      const hands = {};
+      for (const s of order) hands[s] = [];
+      for (let k = 0; k < 51; k++) hands[order[k % 3]].push(deck[k]);
+      return { hands, bottom: deck.slice(51, 54) };
+    },
+    seenFromEvent(ev, add) {
+      if (ev.type === "deal") add(ev.seat, ev.cards, "dealt");
+      else if (ev.type === "landlord") add(ev.seat, ev.bottom, "bottom");
+      else if (ev.type === "open_hand") add(ev.seat, ev.cards, "shown"); // 明牌: the landlord's hand
+      else if (ev.type === "play") add(ev.seat, ev.cards, "played");
+      else if (ev.type === "hand_over") (ev.hands || []).forEach((cards, seat) => add(seat, cards, "left"));
+    },
+    seenFromView(view, me, add) {
+      if (view.landlord !== null && view.landlord !== undefined) add(view.landlord, view.bottom, "bottom");
+      if (view.you !== null && view.you !== undefined) add(view.you, view.hand, "held");
+      for (const s of view.seats || []) if (s && s.shown) add(s.seat, s.shown, "shown"); // 明牌
+      for (const m of view.history || []) if (m && m.type === "play") add(m.seat, m.cards, "played");
+      const r = view.result;
+      if (r && Array.isArray(r.hands)) r.hands.forEach((cards, seat) => add(seat, cards, "left"));
+    },
+  },
+
+  /** A server message in cards: rank strings ("52", "TTJ") become "5, 2", "10, 10, J". */
+  humanize(text) {
+    const ranks = (r) => [...r].map((c) => ({ T: "10", B: "black joker", R: "red joker" }[c] || c)).join(", ");
+    return text
+      .replace(/^([3-9TJQKA2BR]+) is not a valid play/, (m, r) => `${ranks(r)} ${r.length > 1 ? "do" : "does"} not make a valid play`)
+      .replace(/^([3-9TJQKA2BR]+) \((\w+)\) does not beat ([3-9TJQKA2BR]+)/, (m, a, kind, b) => `${ranks(a)} (${kind.replaceAll("_", " ")}) does not beat ${ranks(b)}`)
+      .replace(/you do not hold '([3-9TJQKA2BR]+)'/, (m, r) => `you do not hold ${ranks(r)}`);
+  },
+
+  /** The lobby's stakes words for a table of these hand options ("10 a point"). */
+  lobbyStakes(c) { return c.stake ? t("lobby.per_point", { n: chips(c.stake) }) : ""; },
+
   // where each seat's last play lies on the felt (3 seats: you, upper left, upper right)
   betPos(k) {
     return [{ x: 50, y: 66 }, { x: 25, y: 55 }, { x: 75, y: 55 }][k] || { x: 50, y: 50 };

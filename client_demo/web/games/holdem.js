@@ -5,10 +5,10 @@
 // View and legal wire formats: engine/holdem/view.py and engine/holdem/legal.py.
 // Raise amounts are "raise to" totals for the street: {"type": "raise", "to": N}.
 
-import { h, chips, who } from "./dom.js";
-import { cardEl, cardsText } from "./cards.js";
-import { bestHand, fullHand, shortHand } from "./handeval.js";
-import { t, tParts, list } from "./i18n.js";
+import { h, chips, who } from "../dom.js";
+import { cardEl, cardsText } from "../cards.js";
+import { bestHand, fullHand, shortHand } from "../handeval.js";
+import { t, tParts, list } from "../i18n.js";
 
 const STREET_KEY = { preflop: "he.preflop", flop: "he.flop", turn: "he.turn", river: "he.river", over: "he.showdown" };
 const street = (name) => (STREET_KEY[name] ? t(STREET_KEY[name]) : name);
@@ -40,6 +40,32 @@ function potTotal(view) {
 }
 
 export default {
+  // provably fair deals (fairness.js): the engine's dealing rule (engine/holdem Game.layout)
+  // and the cards each event or view shows its viewer
+  fair: {
+    layout(deck, order) { // one card to each seat in order, twice around; then burn, flop, burn, turn, burn, river
+      const n = order.length;
+      const hands = {};
+      order.forEach((s, i) => { hands[s] = [deck[i], deck[n + i]]; });
+      const rest = deck.slice(2 * n);
+      return { hands, board: [rest[1], rest[2], rest[3], rest[5], rest[7]] };
+    },
+    seenFromEvent(ev, add) {
+      if (ev.type === "deal") add(ev.seat, ev.cards, "dealt");
+      else if (ev.type === "board") add(null, ev.board || ev.cards, "board");
+      else if (ev.type === "showdown") for (const x of ev.hands || []) add(x.seat, x.cards, "shown");
+      else if (ev.type === "show") add(ev.seat, ev.cards, "shown");
+    },
+    seenFromView(view, me, add) {
+      if (me !== null && me !== undefined) add(me, view.hole, "dealt");
+      add(null, view.board, "board");
+      for (const s of view.seats || []) if (s) add(s.seat, s.cards, "shown");
+    },
+  },
+
+  /** The lobby's stakes words for a table of these hand options ("Blinds 5/10"). */
+  lobbyStakes(c) { return c.small_blind ? t("lobby.blinds", { sb: chips(c.small_blind), bb: chips(c.big_blind) }) : ""; },
+
   stakes(ctx) {
     const c = ctx.snap.config || {};
     const level = sngLevel(ctx);

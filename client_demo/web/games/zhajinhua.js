@@ -5,9 +5,9 @@
 //
 // View and legal wire formats: engine/zhajinhua/view.py and engine/zhajinhua/legal.py.
 
-import { h, chips, who } from "./dom.js";
-import { cardEl, cardsText } from "./cards.js";
-import { t, tParts, lang, list, RANK_WORDS } from "./i18n.js";
+import { h, chips, who } from "../dom.js";
+import { cardEl, cardsText } from "../cards.js";
+import { t, tParts, lang, list, RANK_WORDS } from "../i18n.js";
 
 const STATUS = { folded: "zjh.folded", lost: "zjh.lost", out: "zjh.out" };
 const statusText = (status) => (STATUS[status] ? t(STATUS[status]) : "");
@@ -62,6 +62,31 @@ function seatView(ctx, seat) {
 }
 
 export default {
+  // provably fair deals (fairness.js): the engine's dealing rule (engine/zhajinhua Game.layout)
+  // and the cards each event or view shows its viewer
+  fair: {
+    layout(deck, order) { // one card to each seat in order, three times around
+      const n = order.length;
+      const hands = {};
+      order.forEach((s, i) => { hands[s] = [deck[i], deck[n + i], deck[2 * n + i]]; });
+      return { hands };
+    },
+    seenFromEvent(ev, add) {
+      if (ev.type === "look") add(ev.seat, ev.cards, "dealt");
+      else if (ev.type === "compare_reveal" || ev.type === "showdown") for (const x of ev.hands || []) add(x.seat, x.cards, "shown");
+      else if (ev.type === "show") add(ev.seat, ev.cards, "shown");
+    },
+    seenFromView(view, me, add) {
+      for (const s of view.seats || []) if (s) add(s.seat, s.cards, s.seat === me ? "dealt" : "shown");
+    },
+  },
+
+  /** The smallest stack dealt in: one that covers the ante. */
+  leastStack(config) { return Math.max(1, Number(config.ante) || 1); },
+
+  /** The lobby's stakes words for a table of these hand options ("Ante 10"). */
+  lobbyStakes(c) { return c.ante ? t("lobby.ante", { n: chips(c.ante) }) : ""; },
+
   stakes(ctx) {
     const c = ctx.snap.config || {};
     return t("zjh.stakes", { ante: chips(c.ante), max: chips(c.max_stake) });
