@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from .actions import ActionType
 from .config import Option, describe_options, parse_options
 
 Seat = int | None
@@ -154,6 +155,10 @@ class Game:
     ``decide(view, legal, rng) -> action``); ``smart`` and ``random`` are the names bot
     seats offer first. Empty: no bot seats.
 
+    ``actions``: the actions a seat may send, as plain declarations (see
+    :mod:`engine.actions`): the server refuses one of the wrong shape before ``apply``
+    sees it. Empty: every action reaches ``apply`` as sent.
+
     What the browser page shows of the game (sent in the lobby's ``games``, see
     :meth:`describe`): ``icon`` (one character for its tiles), ``strings`` (by language
     code, ``"en"`` and ``"zh"``: ``title``, the short name players call it, ``blurb``, one
@@ -191,6 +196,7 @@ class Game:
     auto_play_checks: bool = False
     bots: Mapping[str, Callable[[dict[str, Any], dict[str, Any], Any], dict[str, Any]]] = field(
         default_factory=dict, compare=False)
+    actions: Sequence[ActionType] = ()
     icon: str = "\u2663"
     strings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
     main_options: Sequence[str] = ()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..actions import CARDS, INT, ActionType, action_types
 from ..bots.doudizhu import decide as smart
 from ..bots.random_bot import doudizhu_random
 from ..game import Game, Stakes
@@ -49,6 +50,16 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 #: the stake is the base stake; a league counts points per game
 STAKES = Stakes(field="stake", quick_seats=3, league_stack=1000, unit="points/game", series_unit="points")
 
+#: the actions a seat may send (docs/doudizhu.md, "Actions"): the server checks their shape
+ACTIONS = action_types(
+    ActionType("bid", {"value": INT}, "score bidding: bid ``value`` points (1..3, above the bid: the engine's ``bad_bid``)"),
+    "call", "rob",
+    ActionType("play", {"cards": CARDS}, "play ``cards``: card ids from your hand, or a rank string such as ``\"3334\"``"),
+    "pass",
+    ActionType("open", {}, "明牌 (room option ``open_hand``): the landlord shows the hand face up"),
+    ActionType("double", {}, "加倍 (room option ``doubling``): double your own settlement"),
+)
+
 #: what the browser page calls the game and its options, in English and Chinese
 STRINGS = {
     "en": {
@@ -84,6 +95,7 @@ GAME = Game(
     bots={"smart": smart, "random": doudizhu_random},
     icon="\u2665",
     strings=STRINGS,
+    actions=ACTIONS,
     main_options=("bidding", "stake", "max_multiplier", "doubling", "open_hand"),
 )
 

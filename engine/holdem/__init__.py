@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..actions import CHIPS, ActionType, action_types
 from ..bots.holdem import decide as smart
 from ..bots.random_bot import holdem_calling_station, holdem_random
 from ..game import Game, Stakes
@@ -38,6 +39,14 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 #: a league match starts at 200 big blinds and counts big blinds per hundred hands
 STAKES = Stakes(field="big_blind", config=lambda bb: {"big_blind": bb, "small_blind": max(1, bb // 2)},
                 quick_seats=6, quick_stake=10, league_stack=200, unit="bb/100", per=100.0, series_unit="bb")
+
+#: the actions a seat may send (docs/holdem.md, "Actions"): the server checks their shape
+ACTIONS = action_types(
+    "fold", "check", "call",
+    ActionType("raise", {"to": CHIPS}, "raise (or bet) to a street total of ``to`` chips"),
+    ActionType("bet", {"to": CHIPS}, "an alias of ``raise``"),
+    "all_in",
+)
 
 #: what the browser page calls the game and its options, in English and Chinese
 STRINGS = {
@@ -82,6 +91,7 @@ GAME = Game(
     bots={"smart": smart, "random": holdem_random, "calling_station": holdem_calling_station},
     icon="\u2660",
     strings=STRINGS,
+    actions=ACTIONS,
     main_options=("small_blind", "big_blind", "ante"),
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..actions import CHIPS, SEAT, ActionType, action_types
 from ..bots.random_bot import zhajinhua_calling_station, zhajinhua_random
 from ..bots.zhajinhua import decide as smart
 from ..game import Game, Stakes
@@ -45,6 +46,14 @@ def layout(deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
 #: a quick table seats five; its stake is the ante, the cap ten antes
 STAKES = Stakes(field="ante", config=lambda ante: {"ante": ante, "max_stake": 10 * ante}, quick_seats=5,
                 league_stack=1000, unit="antes/hand", series_unit="antes")
+
+#: the actions a seat may send (docs/zhajinhua.md, "Actions"): the server checks their shape
+ACTIONS = action_types(
+    "look", "call",
+    ActionType("raise", {"stake": CHIPS}, "raise the unit stake to ``stake``"),
+    ActionType("compare", {"target": SEAT}, "pay to compare hands with seat ``target``"),
+    "fold", "all_in",
+)
 
 #: what the browser page calls the game and its options, in English and Chinese
 STRINGS = {
@@ -86,6 +95,7 @@ GAME = Game(
     bots={"smart": smart, "random": zhajinhua_random, "calling_station": zhajinhua_calling_station},
     icon="\u2666",
     strings=STRINGS,
+    actions=ACTIONS,
     main_options=("ante", "max_stake", "compare_after_rounds", "special_235"),
 )
 

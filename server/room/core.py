@@ -433,7 +433,7 @@ class RoomCore:
         if version is not None:
             return Reply(origin, _with_ref(
                 {"t": "ack", "room": self.room, "id": cmd.action_id, "version": version}, origin.ref))
-        action = parse_action(self.game.name, cmd.action)  # a malformed action is that, hand or not
+        action = parse_action(self.game, cmd.action)  # a malformed action is that, hand or not
         if not tbl.playing(self.table):
             raise ProtocolError("no_hand", "no hand is being played in this room")
         t, forget = self._draft()

@@ -11,7 +11,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from client_demo.client import CardroomClient
+import pytest
+
+from client_demo.client import CardroomClient, ServerError
 from tests.fault.harness import ServerProcess
 from tests.plugins import cardroom, install_leduc
 
@@ -42,16 +44,25 @@ async def _play(url: str, name: str, room: str | None, hands: int) -> tuple[str,
 
 async def _against_a_bot_seat(url: str) -> None:
     """A room with a server-side bot seat (the plugin's ``smart``): it plays a hand against
-    a person who only checks or calls."""
+    a person who only checks or calls, after an action of a shape the game does not declare
+    (refused by cardroom as ``bad_message`` naming the field, nothing changed)."""
     async with CardroomClient(url, name="dave") as client:
         room = (await client.create_room("leduc", options={"bots": 1, "bot_delay_seconds": 0}))["room"]
         await client.join(room, buy_in=40)
+        malformed = {"type": "shove"}
         async for msg in client:
             if msg.get("t") == "event" and msg["event"]["type"] == "hand_ended":
+                assert malformed is None, "no turn came to try the malformed action"
                 return
             if msg.get("t") == "room" and msg.get("room") == room:
                 legal = (msg.get("view") or {}).get("legal")
                 if legal and msg["view"]["to_act"] == msg.get("your_seat"):
+                    if malformed is not None:
+                        with pytest.raises(ServerError) as refused:
+                            await client.act(room, malformed)
+                        assert (refused.value.code, refused.value.field) == ("bad_message", "action.type")
+                        assert "one of call, check, fold, raise" in str(refused.value)
+                        malformed = None
                     await client.act(room, {"type": "check" if legal["check"] else "call"})
 
 

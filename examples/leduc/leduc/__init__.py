@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.actions import action_types
 from engine.game import Game, Stakes
 
 from .bots import STRATEGIES
@@ -30,6 +31,10 @@ from .rules import (
 #: hundred antes and counts antes won per hand
 STAKES = Stakes(field="ante", config=lambda ante: {"ante": ante, "small_bet": 2 * ante, "big_bet": 4 * ante},
                 quick_seats=2, quick_stake=1, league_stack=100, unit="antes/hand", series_unit="antes")
+
+#: the actions a seat may send (``{"type": "raise"}``: the size is the round's fixed bet);
+#: cardroom refuses any other shape before the rules see it
+ACTIONS = action_types("fold", "check", "call", "raise")
 
 #: what the browser page calls the game and its options; its table (``web/leduc.js``) brings
 #: its own words
@@ -82,10 +87,11 @@ GAME = Game(
     stakes=STAKES,
     auto_play_checks=True,
     bots=STRATEGIES,
+    actions=ACTIONS,
     icon="\u2664",
     strings=STRINGS,
     main_options=("ante",),
     web=Path(__file__).resolve().parent / "web",
 )
 
-__all__ = ["GAME", "STAKES", "STRINGS"]
+__all__ = ["ACTIONS", "GAME", "STAKES", "STRINGS"]
