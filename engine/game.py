@@ -112,6 +112,20 @@ class Stakes:
 
 
 @dataclass(frozen=True)
+class Export:
+    """A hand-history format of a game's own (``cardroom history --format <name>``, a
+    league's export): ``write(hand, table, max_seats)`` gives the lines of one finished
+    hand, ``hand`` as plain data (the ``hand`` objects of ``--format jsonl``, its events as
+    the viewer saw them), ``table`` the table's name, ``max_seats`` its size (None: unknown);
+    raises ``ValueError`` for a hand it cannot write. ``file`` names the file a league
+    export writes; ``doc`` says what the format is for."""
+
+    write: Callable[[Mapping[str, Any], str | None, int | None], list[str]]
+    file: str
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class Game:
     """One game's rules behind a uniform interface.
 
@@ -155,6 +169,7 @@ class Game:
     ``decide(view, legal, rng) -> action``); ``smart`` and ``random`` are the names bot
     seats offer first. Empty: no bot seats.
 
+    ``exports``: hand-history formats of the game's own, by name (see :class:`Export`).
     ``actions``: the actions a seat may send, as plain declarations (see
     :mod:`engine.actions`): the server refuses one of the wrong shape before ``apply``
     sees it. Empty: every action reaches ``apply`` as sent.
@@ -197,6 +212,7 @@ class Game:
     bots: Mapping[str, Callable[[dict[str, Any], dict[str, Any], Any], dict[str, Any]]] = field(
         default_factory=dict, compare=False)
     actions: Sequence[ActionType] = ()
+    exports: Mapping[str, Export] = field(default_factory=dict, compare=False)
     icon: str = "\u2663"
     strings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
     main_options: Sequence[str] = ()

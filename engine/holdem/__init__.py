@@ -15,11 +15,12 @@ from typing import Any
 from ..actions import CHIPS, ActionType, action_types
 from ..bots.holdem import decide as smart
 from ..bots.random_bot import holdem_calling_station, holdem_random
-from ..game import Game, Stakes
+from ..game import Export, Game, Stakes
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
 from .history import format_event
 from .legal import LegalActions, legal_actions, legal_to_wire, timeout_action
+from .pokerstars import export_hand
 from .pots import Pot
 from .showdown import show
 from .state import HoldemState, from_dict, to_dict
@@ -92,6 +93,7 @@ GAME = Game(
     icon="\u2660",
     strings=STRINGS,
     actions=ACTIONS,
+    exports={"pokerstars": Export(export_hand, "hands.txt", "the PokerStars hand-history layout, for hand trackers")},
     main_options=("small_blind", "big_blind", "ante"),
 )
 

@@ -296,7 +296,8 @@ def _export(args: argparse.Namespace, out: Out) -> int:
     (target / "standings.json").write_text(json.dumps([row_json(r) for r in stats.standings(matches)]
                                                       if matches else [], indent=1))
     (target / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
-    formats = [("jsonl", "hands.jsonl")] + ([("pokerstars", "hands.txt")] if game == "holdem" else [])
+    own = GAMES[game].exports if game in GAMES else {}
+    formats = [("jsonl", "hands.jsonl")] + [(name, export.file) for name, export in own.items()]
     for fmt, file in formats:
         lines: list[str] = []
         for m in matches:

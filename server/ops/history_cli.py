@@ -7,13 +7,14 @@ does) just for this command and stopped after it. The command only reads.
 
 Formats (``--format``): ``text`` (the default: readable lines), ``jsonl`` (one JSON object
 per hand, :func:`server.history.hand_object`, what ``cardroom verify --file`` reads; ``json``
-is the same), ``pokerstars`` (Hold'em rooms only: the PokerStars hand-history layout,
-:mod:`server.pokerstars`). ``--json`` is the older per-event JSON lines
+is the same), and each format a hosted game exports of its own (``Game.exports``, e.g.
+Hold'em's ``pokerstars``, the PokerStars hand-history layout; only for that game's rooms,
+finished hands only). ``--json`` is the older per-event JSON lines
 (:func:`server.history.hand_records`), kept as it was.
 
 Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room,
 an ``--as-seat`` the room's table does not have, or a hand the room does not have (or,
-for ``pokerstars``, a room that is not Hold'em or a hand that is not finished).
+for a game's own format, a room of another game or a hand that is not finished).
 """
 
 from __future__ import annotations
@@ -39,13 +40,21 @@ from ..history import (
     select_hands,
     split_hands,
 )
-from ..pokerstars import export_hand
 from ..sentinel import is_sentinel_url, parse_sentinel_url
 from ..store import Keys, unpack
 from .operator_redis import OperatorError, locate_redis
 
 Out = Callable[[str], None]
-FORMATS = ("text", "jsonl", "json", "pokerstars")
+FORMATS = ("text", "jsonl", "json")
+
+
+def game_formats() -> dict[str, list[str]]:
+    """The hand-history formats the hosted games export of their own: format -> its games."""
+    formats: dict[str, list[str]] = {}
+    for game in GAMES.values():
+        for name in game.exports:
+            formats.setdefault(name, []).append(game.name)
+    return formats
 
 
 class HistoryError(Exception):
@@ -71,11 +80,13 @@ def add_command(subparsers: Any) -> None:
                       help="show only what seat S (0 to the table's seats - 1) saw: its own private cards, "
                            "nobody else's")
     view.add_argument("--spectator", action="store_true", help="show only what a spectator saw")
-    p.add_argument("--format", choices=FORMATS, default=None,
+    own = "".join(f"; {name}: {', '.join(GAMES[g].title for g in games)} rooms only, "
+                  f"{GAMES[games[0]].exports[name].doc or 'the game’s own layout'}"
+                  for name, games in game_formats().items())
+    p.add_argument("--format", choices=FORMATS + tuple(game_formats()), default=None,
                    help="text (default): readable lines; jsonl: one JSON object per hand (seats, events, "
                         "result, fairness proof), what `cardroom verify --file` checks; json: the same as "
-                        "jsonl (unlike --json); pokerstars: Hold'em hands in the PokerStars hand-history "
-                        "layout that hand trackers import")
+                        f"jsonl (unlike --json){own}")
     p.add_argument("--json", action="store_true",
                    help="the older per-event form, kept for scripts: one JSON line per event (or per room "
                         "without --room), not one per hand, so not what `cardroom verify --file` reads "
@@ -115,8 +126,8 @@ def _check_args(args: argparse.Namespace) -> None:
         raise HistoryError("--hand, --last, --as-seat and --spectator need --room", 2)
     if args.json and args.format not in (None, "text"):
         raise HistoryError(f"--json and --format {args.format} do not go together", 2)
-    if args.room is None and args.format == "pokerstars":
-        raise HistoryError("--format pokerstars needs --room", 2)
+    if args.room is None and args.format not in (None, *FORMATS):
+        raise HistoryError(f"--format {args.format} needs --room", 2)
     if args.hand is not None and args.hand < 1:
         raise HistoryError("--hand must be at least 1", 2)
     if args.last is not None and args.last < 1:
@@ -230,8 +241,8 @@ def _print_room(client: redis.Redis, keys: Keys, args: argparse.Namespace, out: 
         for hand in chosen:
             out(json.dumps(hand_object(hand, snapshot.get("game"), viewer, room), ensure_ascii=False))
         return
-    if args.format == "pokerstars":
-        _print_pokerstars(snapshot, room, chosen, viewer, args, out)
+    if args.format not in (None, *FORMATS):
+        _print_export(snapshot, room, chosen, viewer, args, out)
         return
     if not chosen:
         out(f"room {room} ({title}) has no hands yet")
@@ -252,12 +263,17 @@ def _check_seat(seat: int | None, room: str, seats: Any) -> None:
     raise HistoryError(f"--as-seat {seat}: room {room} has no seat {seat} (its table has {valid})", 2)
 
 
-def _print_pokerstars(snapshot: dict[str, Any], room: str, chosen: list[Any],
-                      viewer: int | str | None, args: argparse.Namespace, out: Out) -> None:
-    """Finished Hold'em hands in the PokerStars layout, a blank line between hands (an
-    unfinished hand, the one being played, is left out: it has no result yet)."""
-    if snapshot.get("game") != "holdem":
-        raise HistoryError(f"--format pokerstars is for Hold'em rooms; room {room} plays {snapshot.get('game')}", 2)
+def _print_export(snapshot: dict[str, Any], room: str, chosen: list[Any],
+                  viewer: int | str | None, args: argparse.Namespace, out: Out) -> None:
+    """Finished hands in a format of the room's game's own (``Game.exports``), two blank
+    lines between hands (an unfinished hand, the one being played, is left out: it has no
+    result yet)."""
+    game = GAMES.get(snapshot.get("game") or "")
+    export = game.exports.get(args.format) if game is not None else None
+    if export is None:
+        games = ", ".join(GAMES[g].title for g in game_formats().get(args.format, []))
+        raise HistoryError(f"--format {args.format} is for {games} rooms; room {room} plays "
+                           f"{snapshot.get('game')}", 2)
     if args.hand is not None and not chosen[0].finished:
         raise HistoryError(f"hand {args.hand} of room {room} is not finished", 2)
     table = (snapshot.get("options") or {}).get("name") or room
@@ -270,5 +286,5 @@ def _print_pokerstars(snapshot: dict[str, Any], room: str, chosen: list[Any],
             out("")
             out("")
         first = False
-        for line in export_hand(hand, room, table, viewer, size):
+        for line in export.write(hand_object(hand, game.name, viewer, room), table, size):
             out(line)

@@ -27,9 +27,9 @@ from redis.asyncio import Redis
 
 from engine import fairness
 from engine.cards import format_cards
+from engine.holdem.pokerstars import describe_value, hand_number
 from server.cli import main
 from server.games import GAMES
-from server.pokerstars import describe_value, hand_number
 from server.room import table as tbl
 from server.store import Store, lease_token, pack
 
@@ -403,7 +403,7 @@ def test_hand_numbers_are_a_documented_hash_of_room_and_hand():
 
 
 def test_times_are_us_eastern():
-    from server.pokerstars import stars_time
+    from engine.holdem.pokerstars import stars_time
 
     ms = int(datetime(2026, 1, 15, 17, 30, 5, tzinfo=UTC).timestamp() * 1000)
     assert stars_time(ms) == "2026/01/15 12:30:05 ET"  # EST, UTC-5
@@ -447,7 +447,7 @@ async def test_pokerstars_needs_a_holdem_room_and_a_finished_hand(make_app, hist
 
     zjh = (await play_one_hand(make_app, "zhajinhua"))["room"]
     status, out, err = history("--room", zjh, "--format", "pokerstars")
-    assert status == 2 and out == "" and "for Hold'em rooms; room " in err and "plays zhajinhua" in err
+    assert status == 2 and out == "" and "for No-limit Texas Hold'em rooms; room " in err and "plays zhajinhua" in err
     status, _, err = history("--format", "pokerstars")
     assert status == 2 and "--format pokerstars needs --room" in err
     status, _, err = history("--room", zjh, "--format", "jsonl", "--json")

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from engine.holdem.pokerstars import export_hand, player_names
 from server.games import GAMES
-from server.history import Entry, split_hands
-from server.pokerstars import export_hand, player_names
+from server.history import Entry, hand_object, split_hands
 from server.room import table as tbl
 from server.room.core import Act, Change, Join, Origin, Reply, RoomCore, Show
 
@@ -113,8 +113,9 @@ def test_holdem_history_and_pokerstars_export_list_the_show_with_its_hand():
     assert len(hands) == 2
     assert hands[0].events[-1].event["type"] == "show"
     assert all(h.event["type"] != "show" for h in hands[1].events)
-    lines = export_hand(hands[0], "r-1")
-    name = player_names(hands[0])[folder]
+    plain = hand_object(hands[0], "holdem", room="r-1")
+    lines = export_hand(plain)
+    name = player_names(plain)[folder]
     assert any(line.startswith(f"{name}: shows [") for line in lines)
 
 

@@ -1,8 +1,11 @@
 """Hold'em hands in the PokerStars hand-history text layout, for hand trackers to import.
 
-:func:`export_hand` writes one stored hand (:class:`server.history.Hand`) as a viewer saw
-it: the operator's full view (every hole card), a seat's (its own cards, and the cards
-shown at the showdown) or a spectator's. The layout is the one PokerStars writes for a
+:func:`export_hand` writes one stored hand as a viewer saw it: the hand as plain data (the
+``hand`` objects of ``cardroom history --format jsonl``: ``room``, ``hand``, ``time_ms``,
+``button``, ``seats``, ``events`` already as the viewer saw them, ``finished``), the
+operator's full view (every hole card), a seat's (its own cards, and the cards shown at the
+showdown) or a spectator's. It is Hold'em's history export (``Game.exports``, used by
+``cardroom history --format pokerstars`` and league exports). The layout is the one PokerStars writes for a
 play-money cash game; tracking tools (and PokerKit's ``PokerStarsParser``) read it::
 
     PokerStars Hand #739154237210584461: Hold'em No Limit (50/100) - 2026/11/22 00:29:34 ET
@@ -50,16 +53,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 
-from engine.cards import format_cards
-from engine.holdem import evaluator
-from engine.holdem.evaluator import hand_class
-
-from .history import VIEW_ALL, Hand, visible_events
+from ..cards import format_cards
+from . import evaluator
+from .evaluator import hand_class
 
 STREETS = {"flop": "Flop", "turn": "Turn", "river": "River"}
 RANK_NAMES = tuple(n.capitalize() for n in evaluator.RANK_NAMES)  # PokerStars writes "a pair of Kings"
@@ -113,14 +114,15 @@ def describe_value(value: int) -> str:
     return f"high card {RANK_NAMES[ranks[0]]}"
 
 
-def player_names(hand: Hand) -> dict[int, str]:
+def player_names(hand: Mapping[str, Any]) -> dict[int, str]:
     """Each dealt seat's name as written (see the module doc)."""
     names: dict[int, str] = {}
-    for s in hand.seats:
-        name = _UNSAFE.sub("_", s.name).strip() or f"Seat{s.seat + 1}"
+    for s in hand["seats"]:
+        seat = s["seat"]
+        name = _UNSAFE.sub("_", str(s.get("name") or "")).strip() or f"Seat{seat + 1}"
         if name in names.values():
-            name = f"{name}_{s.seat + 1}"
-        names[s.seat] = name
+            name = f"{name}_{seat + 1}"
+        names[seat] = name
     return names
 
 
@@ -147,35 +149,35 @@ class _Seen:
     board: list[int] = field(default_factory=list)
 
 
-def export_hand(hand: Hand, room: str, table: str | None = None, viewer: int | str | None = VIEW_ALL,
-                max_seats: int | None = None) -> list[str]:
-    """The lines of one finished Hold'em ``hand`` of ``room`` in the PokerStars layout.
+def export_hand(hand: Mapping[str, Any], table: str | None = None, max_seats: int | None = None) -> list[str]:
+    """The lines of one finished Hold'em ``hand`` (plain data, see the module doc) in the
+    PokerStars layout.
 
-    ``table`` is the table's name (default: the room id); ``viewer`` :data:`VIEW_ALL`,
-    a seat or ``None`` (a spectator); ``max_seats`` the table size for ``N-max``
-    (default: the engine's seat list). Raises ``ValueError`` for an unfinished hand or
-    one that is not Hold'em.
+    ``table`` is the table's name (default: the room id); ``max_seats`` the table size for
+    ``N-max`` (default: the engine's seat list). Raises ``ValueError`` for an unfinished
+    hand or one that is not Hold'em.
     """
-    if not hand.finished:
-        raise ValueError(f"hand {hand.number} is not finished")
-    events = [item.event for item in visible_events(hand, viewer)]
+    number, room, seats = hand["hand"], str(hand.get("room") or ""), hand["seats"]
+    if not hand.get("finished"):
+        raise ValueError(f"hand {number} is not finished")
+    events = list(hand["events"])
     start = next((e for e in events if e.get("type") == "hand_start"), None)
     if start is None:
-        raise ValueError(f"hand {hand.number} is not a Hold'em hand")
+        raise ValueError(f"hand {number} is not a Hold'em hand")
     names = player_names(hand)
 
     def name(seat: int) -> str:
         return names.get(seat, f"Seat{seat + 1}")
 
     pot_count = sum(1 for e in events if e.get("type") == "award")
-    size = max_seats or len(start.get("seats") or ()) or len(hand.seats)
+    size = max_seats or len(start.get("seats") or ()) or len(seats)
     table_name = (table or room).replace("'", "’")
     lines = [
-        f"PokerStars Hand #{hand_number(room, hand.number)}: Hold'em No Limit "
-        f"({start['small_blind']}/{start['big_blind']}) - {stars_time(hand.started_ms)}",
-        f"Table '{table_name}' {size}-max Seat #{(hand.button or 0) + 1} is the button",
+        f"PokerStars Hand #{hand_number(room, number)}: Hold'em No Limit "
+        f"({start['small_blind']}/{start['big_blind']}) - {stars_time(hand.get('time_ms'))}",
+        f"Table '{table_name}' {size}-max Seat #{(hand.get('button') or 0) + 1} is the button",
     ]
-    lines += [f"Seat {s.seat + 1}: {name(s.seat)} ({s.stack} in chips)" for s in hand.seats]
+    lines += [f"Seat {s['seat'] + 1}: {name(s['seat'])} ({s['stack']} in chips)" for s in seats]
     seen = _Seen()
     street, current_bet = "preflop", int(start["big_blind"])
     hole_cards_written = showdown_written = False
@@ -263,7 +265,7 @@ def _pot_name(index: int, count: int) -> str:
     return "side pot" if count == 2 else f"side pot-{index}"
 
 
-def _summary(hand: Hand, seen: _Seen, name: Any) -> list[str]:
+def _summary(hand: Mapping[str, Any], seen: _Seen, name: Any) -> list[str]:
     total = sum(seen.pots)
     split = ""
     if len(seen.pots) > 1:
@@ -274,10 +276,10 @@ def _summary(hand: Hand, seen: _Seen, name: Any) -> list[str]:
     lines = ["*** SUMMARY ***", f"Total pot {total}{split} | Rake 0"]
     if seen.board:
         lines.append(f"Board {_cards(seen.board)}")
-    for s in hand.seats:
-        seat = s.seat
+    for s in hand["seats"]:
+        seat = s["seat"]
         where = "".join(f" ({label})" for label, yes in (
-            ("button", seat == hand.button), ("small blind", seen.blinds.get(seat) == "small"),
+            ("button", seat == hand.get("button")), ("small blind", seen.blinds.get(seat) == "small"),
             ("big blind", seen.blinds.get(seat) == "big")) if yes)
         won = seen.won.get(seat, 0)
         if seat in seen.folded_on:
