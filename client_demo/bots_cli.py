@@ -24,15 +24,22 @@ from urllib.parse import urlsplit, urlunsplit
 from engine.config import config_from_arguments
 from engine.errors import ConfigError
 
-SIM_DEFAULT_STRATEGIES = {"holdem": "smart,random", "zhajinhua": "smart,random,random",
-                          "doudizhu": "smart,random,random"}
-
 
 def games_with_bots() -> list[str]:
     """The installed games that have bot strategies (:func:`engine.bots.games`)."""
     from engine.bots import games
 
     return games()
+
+
+def default_strategies(game: str) -> str:
+    """``cardroom simulate``'s seats when ``--strategies`` is not given: the game's first
+    strategy against its second (``smart`` against ``random``), at its practice table."""
+    from engine.registry import installed
+
+    g = installed()[game]
+    first, *rest = list(g.bots)
+    return ",".join([first] + [rest[0] if rest else first] * (g.practice_seats - 1))
 
 
 def add_commands(subparsers: Any) -> None:
@@ -42,11 +49,12 @@ def add_commands(subparsers: Any) -> None:
         description="Plays built-in bot strategies against each other through the game engines "
                     "only (no server, no Redis) and prints one row per seat: chips won, with 95% "
                     "confidence intervals. The same --seed gives the same results.")
-    sim.add_argument("--game", required=True, choices=("holdem", "zhajinhua", "doudizhu"),
-                     help="the game to simulate")
+    sim.add_argument("--game", required=True, choices=games_with_bots(),
+                     help="the game to simulate (an installed game with bot strategies)")
     sim.add_argument("--strategies", default=None,
-                     help="one strategy per seat, comma separated: smart, random, or calling_station "
-                          "(Hold'em and Zha Jin Hua) (default: smart against random, the game's minimum table)")
+                     help="one strategy per seat, comma separated: the game's bot strategies (smart, random, "
+                          "and calling_station in the betting games) (default: smart against random, at the "
+                          "game's practice table)")
     sim.add_argument("--games", "--hands", dest="games", type=int, default=1000,
                      help="hands (games) to play (default 1000)")
     sim.add_argument("--seed", type=int, default=None, help="seed for decks and bots (default: random, printed)")
@@ -186,23 +194,21 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 def simulation_table(stats: Any) -> str:
     """The results of :func:`engine.bots.arena.simulate` as a table."""
     rows = []
-    if stats.game == "holdem":
-        headers = ["seat", "strategy", "hands", "chips", "bb/100", "95% CI"]
-        for r in stats.table():
-            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
-                         f"{r['bb_per_100']:+.1f}", f"±{r['bb_ci95']:.1f}"])
-    elif stats.game == "doudizhu":
-        headers = ["seat", "strategy", "games", "chips", "chips/game", "landlord won", "peasant won"]
-        for r in stats.table():
-            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
-                         f"{r['per_hand']:+.1f} ±{r['ci95']:.1f}",
-                         f"{r['landlord_rate']:.1%} of {r['landlord_games']}",
-                         f"{r['peasant_rate']:.1%} of {r['peasant_games']}"])
-    else:
-        headers = ["seat", "strategy", "hands", "chips", "chips/hand", "95% CI"]
-        for r in stats.table():
-            rows.append([r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
-                         f"{r['per_hand']:+.2f}", f"±{r['ci95']:.2f}"])
+    # "bb/100" counts hands, "points/game" games: the word after the slash, when a word
+    per = stats.unit.rpartition("/")[2]
+    hands = f"{per}s" if per.isalpha() else "hands"
+    table = stats.table()
+    roles = bool(table) and "landlord_rate" in table[0]
+    headers = ["seat", "strategy", hands, "chips", stats.unit, "95% CI"]
+    if roles:
+        headers += ["landlord won", "peasant won"]
+    for r in table:
+        row = [r["seat"], r["strategy"], r["hands"], f"{r['chips']:+d}",
+               f"{r['per_unit']:+.2f}", f"±{r['unit_ci95']:.2f}"]
+        if roles:
+            row += [f"{r['landlord_rate']:.1%} of {r['landlord_games']}",
+                    f"{r['peasant_rate']:.1%} of {r['peasant_games']}"]
+        rows.append(row)
     return format_table(headers, rows)
 
 
@@ -214,7 +220,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     value of neither form) get one line on stderr and exit status 2, before any hand."""
     from engine.bots.arena import simulate
 
-    names = [n.strip() for n in (args.strategies or SIM_DEFAULT_STRATEGIES[args.game]).split(",") if n.strip()]
+    names = [n.strip() for n in (args.strategies or default_strategies(args.game)).split(",") if n.strip()]
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
         config = options_argument("--config", args.config)

@@ -112,6 +112,17 @@ class Stakes:
 
 
 @dataclass(frozen=True)
+class Practice:
+    """A small table for machines: the hand options (``config``), the chips each seat starts
+    a hand with (``stack``) and the players (``seats``) of ``cardroom simulate`` (bots
+    against bots through the engine alone) and of ``cardroom loadtest``'s rooms."""
+
+    config: Mapping[str, Any] = field(default_factory=dict)
+    stack: int = 1000
+    seats: int | None = None  # None: the game's fewest players
+
+
+@dataclass(frozen=True)
 class Export:
     """A hand-history format of a game's own (``cardroom history --format <name>``, a
     league's export): ``write(hand, table, max_seats)`` gives the lines of one finished
@@ -170,6 +181,9 @@ class Game:
     seats offer first. Empty: no bot seats.
 
     ``exports``: hand-history formats of the game's own, by name (see :class:`Export`).
+    ``practice``: the table bots play on in simulations and load tests (see
+    :class:`Practice`; the default: the game's default options, 1,000 chips, its fewest
+    players).
     ``actions``: the actions a seat may send, as plain declarations (see
     :mod:`engine.actions`): the server refuses one of the wrong shape before ``apply``
     sees it. Empty: every action reaches ``apply`` as sent.
@@ -213,6 +227,7 @@ class Game:
         default_factory=dict, compare=False)
     actions: Sequence[ActionType] = ()
     exports: Mapping[str, Export] = field(default_factory=dict, compare=False)
+    practice: Practice = field(default_factory=Practice, compare=False)
     icon: str = "\u2663"
     strings: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
     main_options: Sequence[str] = ()
@@ -226,6 +241,11 @@ class Game:
         config = parse_options(self.options, given)
         self.check_config(config)
         return config
+
+    @property
+    def practice_seats(self) -> int:
+        """The players of :attr:`practice`'s table."""
+        return min(max(self.practice.seats or self.min_players, self.min_players), self.max_players)
 
     def describe(self) -> dict[str, Any]:
         """What a client learns of the game (the lobby's ``games``): its name, title, player

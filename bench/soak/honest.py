@@ -16,11 +16,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_demo.loadtest.players import Player, PlayStats, table_config
+from client_demo.loadtest.players import Player, PlayStats
 
 BUY_IN = 1000
 THINK_SECONDS = 0.12  # at most ~8 actions a second per player: under 20 messages/s
 SEATS = {"holdem": 2, "zhajinhua": 2, "doudizhu": 3}
+#: small stakes, so that BUY_IN lasts (several buy-ins fit in a new player's 10,000 chips)
+CONFIG = {"holdem": {"small_blind": 1, "big_blind": 2}, "zhajinhua": {"ante": 1, "max_stake": 4},
+          "doudizhu": {"stake": 1}}
 ROOM_OPTIONS = {"between_hands_seconds": 0.2, "action_seconds": 30, "buy_in_default": BUY_IN}
 
 
@@ -85,7 +88,7 @@ async def open_rooms(url: str, games: list[str], stats: PlayStats, strategy: str
         honest.update(p.player_id for p in players if p.player_id)
         created = await players[0].request({"t": "create_room", "game": game,
                                             "options": {**ROOM_OPTIONS, "seats": SEATS[game]},
-                                            "config": table_config(game)})
+                                            "config": CONFIG[game]})
         for p in players:
             p.room = created["room"]
             p.playing = True

@@ -21,30 +21,33 @@ from engine.bots import decide
 
 from .conn import Connection
 
-#: small stakes for the built-in games so that a buy-in of BUY_IN rarely busts (another
-#: installed game is played at its own defaults: see :func:`table_config`)
-GAME_CONFIG: dict[str, dict[str, int]] = {
-    "holdem": {"small_blind": 1, "big_blind": 2},
-    "zhajinhua": {"ante": 1, "max_stake": 4},
-    "doudizhu": {"stake": 1},
-}
-DEFAULT_SEATS = {"holdem": 2, "zhajinhua": 3, "doudizhu": 3}
+#: a player buys in for this many of its game's practice stacks (Hold'em's 200 chips:
+#: 5,000), so that busting is rare
+BUY_IN_STACKS = 25
+#: room options: no pause between hands, a turn clock nobody runs into
+ROOM_OPTIONS = {"between_hands_seconds": 0, "action_seconds": 60}
 
 
-def table_config(game: str) -> dict[str, int]:
-    """The config the load test's rooms of ``game`` are created with."""
-    return GAME_CONFIG.get(game, {})
+def table_config(game: str) -> dict[str, Any]:
+    """The config the load test's rooms of ``game`` are created with: the game's practice
+    table (:class:`engine.game.Practice`)."""
+    from engine.registry import installed
+
+    return dict(installed()[game].practice.config)
 
 
 def default_seats(game: str) -> int:
-    """Seats per room when ``--seats`` is not given: the built-in games' table above, else
-    the fewest players the installed game deals."""
+    """Seats per room when ``--seats`` is not given: the game's practice table's."""
     from engine.registry import installed
 
-    return DEFAULT_SEATS.get(game) or installed()[game].min_players
-BUY_IN = 5000
-#: room options: no pause between hands, a turn clock nobody runs into
-ROOM_OPTIONS = {"between_hands_seconds": 0, "action_seconds": 60, "buy_in_default": BUY_IN}
+    return installed()[game].practice_seats
+
+
+def buy_in(game: str) -> int:
+    """What each player of ``game`` buys in for (see :data:`BUY_IN_STACKS`)."""
+    from engine.registry import installed
+
+    return BUY_IN_STACKS * installed()[game].practice.stack
 RETRY_SECONDS = 0.1  # after an act answered with an error, decide again this much later
 KEEP_VERSIONS = 64  # versions a BroadcastClock remembers
 
@@ -250,7 +253,7 @@ class Player(Connection):
         if self.playing and not self.stopping and self.join_ref is None:
             self.stats.rejoins += 1
             self.join_ref = self.new_ref()
-            await self.send({"t": "join", "room": self.room, "buy_in": BUY_IN, "ref": self.join_ref})
+            await self.send({"t": "join", "room": self.room, "buy_in": buy_in(self.game), "ref": self.join_ref})
 
     async def close(self) -> None:
         self.stopping = True
@@ -269,14 +272,15 @@ async def open_room(urls: list[str], index: int, game: str, seats: int, strategy
     try:
         await asyncio.gather(*(p.open(f"load{index}s{s}") for s, p in enumerate(players)))
         created = await players[0].request({
-            "t": "create_room", "game": game, "options": {**ROOM_OPTIONS, "seats": seats},
+            "t": "create_room", "game": game,
+            "options": {**ROOM_OPTIONS, "seats": seats, "buy_in_default": buy_in(game)},
             "config": table_config(game)})
         clock = BroadcastClock(stats.broadcast_latencies)
         for p in players:
             p.room, p.clock = created["room"], clock
         for p in players:
             p.playing = True  # before the join: the hand may start in its reply
-            await p.on_room(await p.request({"t": "join", "room": p.room, "buy_in": BUY_IN}))
+            await p.on_room(await p.request({"t": "join", "room": p.room, "buy_in": buy_in(game)}))
     except BaseException:
         await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
         raise

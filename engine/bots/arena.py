@@ -3,9 +3,13 @@
 :func:`play_hand` plays one hand to the end; :func:`simulate` plays many with the
 button moving round the table, stacks reset before every hand, decks shuffled by a
 seeded :class:`random.Random` (one seed reproduces the whole run) and returns
-:class:`SimStats`: chips won per seat with a 95% confidence interval, and for Dou
-Dizhu who was landlord and which side won. ``cardroom simulate`` and
-``bench/bot_strength.py`` are thin wrappers around :func:`simulate`.
+:class:`SimStats`: chips won per seat with a 95% confidence interval, also in the game's
+result unit (its :class:`~engine.game.Stakes`: big blinds per 100 hands, antes per
+hand ...), and, when a game's hands end with a ``result`` naming a ``landlord`` (Dou
+Dizhu), who held that role and which side won. Any installed game with bot strategies
+plays, at its practice table (:class:`~engine.game.Practice`) unless told otherwise.
+``cardroom simulate`` and ``bench/bot_strength.py`` are thin wrappers around
+:func:`simulate`.
 """
 
 from __future__ import annotations
@@ -16,19 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..doudizhu import GAME as DOUDIZHU
 from ..game import Game
-from ..holdem import GAME as HOLDEM
-from ..zhajinhua import GAME as ZHAJINHUA
+from ..registry import installed
 from . import Strategy, get_strategy
 
-GAMES: dict[str, Game] = {g.name: g for g in (HOLDEM, ZHAJINHUA, DOUDIZHU)}
-DEFAULT_CONFIG: dict[str, dict[str, Any]] = {
-    "holdem": {"small_blind": 1, "big_blind": 2},
-    "zhajinhua": {"ante": 10, "max_stake": 100},
-    "doudizhu": {"stake": 10},
-}
-DEFAULT_STACK = {"holdem": 200, "zhajinhua": 2000, "doudizhu": 10_000}
 MAX_ACTIONS = 5000  # per hand: a strategy that loops (Zha Jin Hua "look" twice) is a bug
 MAX_REDEALS = 50
 STREETS = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}
@@ -58,7 +53,7 @@ def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[
 
     ``rng`` shuffles the decks; ``bot_rngs[seat]`` is handed to that seat's strategy.
     """
-    g = GAMES[game] if isinstance(game, str) else game
+    g = installed()[game] if isinstance(game, str) else game
     seats = [(f"bot{s}", stacks[s]) for s in range(len(strategies))]
     redeals = 0
     while True:
@@ -83,18 +78,19 @@ def play_hand(game: Game | str, config: Mapping[str, Any], strategies: Sequence[
         else:
             raise StrategyError(f"{g.name}: hand not over after {MAX_ACTIONS} actions")
         result = getattr(state, "result", None)
-        if g.name == "doudizhu" and result and result.get("type") == "redeal":
+        result = result if isinstance(result, Mapping) else {}
+        if result.get("type") == "redeal":  # everyone passed (Dou Dizhu's auction): deal again
             redeals += 1
             if redeals >= MAX_REDEALS:
                 return HandResult([0] * len(stacks), redeals=redeals)
             continue
         deltas = [state.stacks[s] - stacks[s] for s in range(len(stacks))]
-        if g.name == "doudizhu":
-            return HandResult(deltas, result["landlord"], result["winner"] == "landlord", redeals,
+        if result.get("landlord") is not None:  # a game of roles (Dou Dizhu)
+            return HandResult(deltas, result["landlord"], result.get("winner") == "landlord", redeals,
                               actions=actions)
-        if g.name == "zhajinhua":
-            return HandResult(deltas, redeals=redeals, rounds=state.round, actions=actions,
-                              capped=state.round >= state.options["max_rounds"])
+        cap = (getattr(state, "options", None) or {}).get("max_rounds")
+        if cap is not None:  # betting rounds up to a cap (Zha Jin Hua)
+            return HandResult(deltas, redeals=redeals, rounds=state.round, actions=actions, capped=state.round >= cap)
         return HandResult(deltas, redeals=redeals, rounds=streets, actions=actions)
 
 
@@ -105,6 +101,9 @@ class SimStats:
     game: str
     names: list[str]
     big_blind: int = 1
+    unit: str = "chips/hand"  # the game's result unit (Stakes.unit)
+    per: float = 1.0  # results per this many hands (Stakes.per)
+    unit_size: int = 1  # chips in one unit: the stake option's value
     hands: int = 0
     chips: list[int] = field(default_factory=list)
     squares: list[float] = field(default_factory=list)
@@ -165,6 +164,12 @@ class SimStats:
         mean, half = self.per_hand(seat)
         return 100 * mean / self.big_blind, 100 * half / self.big_blind
 
+    def per_unit(self, seat: int) -> tuple[float, float]:
+        """Results in the game's unit (``per`` hands' worth of the stake option: big blinds per
+        100 hands, antes per hand ...) and the 95% half-width."""
+        mean, half = self.per_hand(seat)
+        return self.per * mean / self.unit_size, self.per * half / self.unit_size
+
     def win_rate(self, seat: int, role: str) -> tuple[float, int]:
         """Dou Dizhu: share of games won as ``landlord`` or ``peasant``, and how many."""
         games = self.landlord_games[seat] if role == "landlord" else self.peasant_games[seat]
@@ -178,10 +183,11 @@ class SimStats:
             mean, half = self.per_hand(s)
             row: dict[str, Any] = {"seat": s, "strategy": name, "hands": self.hands,
                                    "chips": self.chips[s] if self.chips else 0,
-                                   "per_hand": mean, "ci95": half}
-            if self.game == "holdem":
-                row["bb_per_100"], row["bb_ci95"] = self.bb_per_100(s)
-            if self.game == "doudizhu":
+                                   "per_hand": mean, "ci95": half, "unit": self.unit}
+            row["per_unit"], row["unit_ci95"] = self.per_unit(s)
+            if self.unit == "bb/100":
+                row["bb_per_100"], row["bb_ci95"] = row["per_unit"], row["unit_ci95"]
+            if any(self.landlord_games):
                 row["landlord_rate"], row["landlord_games"] = self.win_rate(s, "landlord")
                 row["peasant_rate"], row["peasant_games"] = self.win_rate(s, "peasant")
             rows.append(row)
@@ -194,22 +200,26 @@ def simulate(game: str, names: Sequence[str], hands: int, seed: int | None = Non
              strategies: Sequence[Strategy] | None = None) -> SimStats:
     """Play ``hands`` hands of ``game`` with strategy ``names[seat]`` in each seat.
 
-    Stacks are reset to ``stack`` (default :data:`DEFAULT_STACK`) before every hand
-    and the button moves one seat per hand. ``progress(done, stats)`` is called after
+    Stacks are reset to ``stack`` (default: the game's practice stack) before every hand
+    and the button moves one seat per hand; ``config`` adds to the practice table's. ``progress(done, stats)`` is called after
     each hand. ``strategies`` overrides the lookup of ``names`` (for custom bots).
     """
-    if game not in GAMES:
-        raise KeyError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
-    g = GAMES[game]
+    games = installed()
+    if game not in games:
+        raise KeyError(f"unknown game {game!r} (known: {', '.join(games)})")
+    g = games[game]
     if not g.min_players <= len(names) <= g.max_players:
         raise ValueError(f"{game} needs {g.min_players} to {g.max_players} players, got {len(names)}")
     funcs = list(strategies) if strategies is not None else [get_strategy(game, n) for n in names]
-    cfg = {**DEFAULT_CONFIG[game], **(config or {})}
+    cfg = {**g.practice.config, **(config or {})}
     parsed = g.parse_config(cfg)
-    start = stack if stack is not None else DEFAULT_STACK[game]
+    start = stack if stack is not None else g.practice.stack
     rng = random.Random(seed)
     bot_rngs = [random.Random(rng.getrandbits(64)) for _ in names]
     stats = SimStats(game, list(names), big_blind=int(parsed.get("big_blind", 1)))
+    if g.stakes is not None:
+        stats.unit, stats.per = g.stakes.unit, g.stakes.per
+        stats.unit_size = max(1, int(parsed.get(g.stakes.field, 1)))
     stacks = [start] * len(names)
     for h in range(hands):
         stats.add(play_hand(g, parsed, funcs, stacks, h % len(names), rng, bot_rngs))

@@ -15,7 +15,7 @@ from typing import Any
 from ..actions import CARDS, INT, ActionType, action_types
 from ..bots.doudizhu import decide as smart
 from ..bots.random_bot import doudizhu_random
-from ..game import Game, Stakes
+from ..game import Game, Practice, Stakes
 from .bidding import Bidding, BidOptions
 from .hand import apply, new_hand, start_events, timeout_action
 from .history import format_event
@@ -96,6 +96,7 @@ GAME = Game(
     icon="\u2665",
     strings=STRINGS,
     actions=ACTIONS,
+    practice=Practice({"stake": 10}, stack=10_000, seats=3),
     main_options=("bidding", "stake", "max_multiplier", "doubling", "open_hand"),
 )
 

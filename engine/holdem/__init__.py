@@ -15,7 +15,7 @@ from typing import Any
 from ..actions import CHIPS, ActionType, action_types
 from ..bots.holdem import decide as smart
 from ..bots.random_bot import holdem_calling_station, holdem_random
-from ..game import Export, Game, Stakes
+from ..game import Export, Game, Practice, Stakes
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
 from .history import format_event
@@ -93,6 +93,7 @@ GAME = Game(
     icon="\u2660",
     strings=STRINGS,
     actions=ACTIONS,
+    practice=Practice({"small_blind": 1, "big_blind": 2}, stack=200, seats=2),
     exports={"pokerstars": Export(export_hand, "hands.txt", "the PokerStars hand-history layout, for hand trackers")},
     main_options=("small_blind", "big_blind", "ante"),
 )

@@ -16,7 +16,7 @@ from typing import Any
 from ..actions import CHIPS, SEAT, ActionType, action_types
 from ..bots.random_bot import zhajinhua_calling_station, zhajinhua_random
 from ..bots.zhajinhua import decide as smart
-from ..game import Game, Stakes
+from ..game import Game, Practice, Stakes
 from .flow import apply, new_hand, show, start_events, timeout_action
 from .history import format_event
 from .legal import Legal, legal_actions, legal_to_wire
@@ -96,6 +96,7 @@ GAME = Game(
     icon="\u2666",
     strings=STRINGS,
     actions=ACTIONS,
+    practice=Practice({"ante": 10, "max_stake": 100}, stack=2000, seats=3),
     main_options=("ante", "max_stake", "compare_after_rounds", "special_235"),
 )
 

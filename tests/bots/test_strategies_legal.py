@@ -11,7 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.bots import decide, get_strategy, strategies
-from engine.bots.arena import GAMES, play_hand
+from engine.bots.arena import play_hand
+from engine.registry import installed
+
+GAMES = installed()
 
 HOLDEM_CONFIGS = [{"small_blind": 1, "big_blind": 2}, {"small_blind": 5, "big_blind": 10, "ante": 2}]
 ZJH_CONFIGS = [

@@ -7,6 +7,7 @@ history`` in its own words and proved fair by ``cardroom verify``."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,11 @@ async def test_leduc_installed_from_its_own_package_is_played_through_a_real_ser
     finally:
         server.stop()
     store = ["--redis-url", redis_url, "--prefix", prefix]
+    simulated = cardroom(path, "simulate", "--game", "leduc", "--games", "300", "--seed", "5", "--json", "--quiet")
+    assert simulated.returncode == 0, simulated.stderr
+    rows = json.loads(simulated.stdout)["rows"]
+    assert [r["strategy"] for r in rows] == ["smart", "random"] and sum(r["chips"] for r in rows) == 0
+    assert rows[0]["unit"] == "antes/hand" and rows[0]["per_unit"] > 0  # smart beats random
     loaded = cardroom(path, "loadtest", "--game", "leduc", "--rooms", "2", "--seconds", "2", "--progress", "100")
     assert loaded.returncode == 0 and "errors                      none" in loaded.stdout, loaded.stdout + loaded.stderr
     told = cardroom(path, "history", "--room", room, "--hand", "1", *store)

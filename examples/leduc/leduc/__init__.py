@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.actions import action_types
-from engine.game import Game, Stakes
+from engine.game import Game, Practice, Stakes
 
 from .bots import STRATEGIES
 from .rules import (
@@ -88,6 +88,7 @@ GAME = Game(
     auto_play_checks=True,
     bots=STRATEGIES,
     actions=ACTIONS,
+    practice=Practice({"ante": 1, "small_bet": 2, "big_bet": 4}, stack=100, seats=2),
     icon="\u2664",
     strings=STRINGS,
     main_options=("ante",),
