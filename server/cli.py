@@ -148,12 +148,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     demo = sub.add_parser(
-        "demo", help="play a short Hold'em session between engine players in the terminal",
-        description="Plays a few hands of no-limit Hold'em between simple engine-driven players and "
-                    "prints each hand's history, every hole card shown. It runs the rules engine "
-                    "alone: no server, Redis or network.")
+        "demo", help="play a short session of a game between its bots in the terminal",
+        description="Plays a few hands of a game between its bots at its practice table and prints "
+                    "each hand's history, every hole card shown. It runs the rules engine alone: no "
+                    "server, Redis or network.")
+    demo.add_argument("--game", default=None,
+                      help="an installed game with bot strategies (default: the first, Texas Hold'em)")
     demo.add_argument("--hands", type=int, default=5, help="hands to play (default 5)")
-    demo.add_argument("--players", type=int, default=4, help="players at the table, 2 to 10 (default 4)")
+    demo.add_argument("--players", type=int, default=None,
+                      help="players at the table, within the game's (default 4, or as many as it seats)")
     demo.add_argument("--seed", type=int, default=None, help="shuffle seed (default: random)")
     demo.set_defaults(func=_demo)
 

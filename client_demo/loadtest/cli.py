@@ -46,11 +46,14 @@ def add_command(subparsers: Any) -> None:
                    help="a running server to load (repeat for several; default: start our own)")
     p.add_argument("--servers", type=int, default=None,
                    help="without --url: how many server processes to start (default 1)")
-    p.add_argument("--game", choices=games(), default="holdem",
-                   help="an installed game with bot strategies (default holdem)")
+    choices = games()
+    p.add_argument("--game", choices=choices, default=choices[0] if choices else None,
+                   help=f"an installed game with bot strategies (default {choices[0] if choices else 'none'}: "
+                        "the first installed)")
     p.add_argument("--rooms", type=int, default=20, help="rooms played at once (default 20)")
     p.add_argument("--seats", type=int, default=None,
-                   help="seats (connections) per room (default 2 for holdem, 3 for the others)")
+                   help="seats (connections) per room (default: the game's practice table, "
+                        "Hold'em 2, Zha Jin Hua and Dou Dizhu 3)")
     p.add_argument("--seconds", type=float, default=30.0, help="the measured period (default 30)")
     p.add_argument("--think-ms", type=float, default=0.0,
                    help="milliseconds a player waits before acting, on average (each wait is drawn "

@@ -1,10 +1,14 @@
-"""The terminal demo plays real hands through the engine and prints their histories."""
+"""The terminal demo plays real hands of any installed game with bots through the engine
+and prints their histories."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.ops.demo import STARTING_STACK, run_demo
+from engine.registry import installed
+from server.ops.demo import run_demo
+
+STARTING_STACK = installed()["holdem"].practice.stack  # the default game's practice stack
 
 
 def test_demo_prints_every_hand_and_conserves_chips(capsys):
@@ -47,7 +51,7 @@ def test_demo_without_a_seed_prints_the_one_it_picked_and_that_seed_replays_the_
     assert main(["demo", "--hands", "3", "--players", "3"]) == 0
     first = capsys.readouterr().out
     header = first.splitlines()[0]
-    assert header.startswith("Cardroom demo: 3 players, ") and ", seed " in header, header
+    assert header.startswith("Cardroom demo: Texas Hold'em, 3 players, ") and ", seed " in header, header
     seed = header.rsplit("seed ", 1)[1]
     assert seed.isdigit(), header  # not "None": a run can always be replayed
     assert main(["demo", "--hands", "3", "--players", "3", "--seed", seed]) == 0
@@ -72,3 +76,24 @@ def test_demo_into_a_closed_pipe_stops_quietly_like_unix_tools():
     finally:
         os.close(write_end)
     assert (proc.returncode, proc.stderr) == (141, "")
+
+
+@pytest.mark.parametrize("game, words", [("zhajinhua", "Ante 10 each from "), ("doudizhu", "Dealt to ")])
+def test_demo_plays_any_installed_game_with_bots_in_its_own_words(game, words):
+    lines: list[str] = []
+    result = run_demo(hands=4, seed=5, out=lines.append, game=game)
+    g = installed()[game]
+    assert result["game"] == game and result["hands"] >= 1
+    assert lines[0].startswith(f"Cardroom demo: {g.strings['en']['title']}, ")
+    assert sum(result["stacks"].values()) == len(result["stacks"]) * g.practice.stack
+    assert any(line.startswith(words) for line in lines)  # the game's own format_event
+
+
+def test_demo_of_a_game_it_cannot_play_says_which_it_can(capsys):
+    from server.cli import main
+
+    assert main(["demo", "--game", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert "--game must be an installed game with bots (holdem, zhajinhua, doudizhu), got 'chess'" in err
+    assert main(["demo", "--game", "doudizhu", "--players", "4"]) == 2
+    assert "--players must be between 3 and 3 for doudizhu, got 4" in capsys.readouterr().err
