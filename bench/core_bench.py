@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import bots  # noqa: E402
 from server.games import GAMES  # noqa: E402
-from server.options import parse_room_options  # noqa: E402
 from server.room import table as tbl  # noqa: E402
 from server.room.core import Act, Change, Join, Leave, Origin, RoomCore  # noqa: E402
 from server.room.log import needs_snapshot  # noqa: E402
+from server.room.options import parse_room_options  # noqa: E402
 from server.room.view import RoomView  # noqa: E402
 from server.store import pack  # noqa: E402
 

@@ -1,7 +1,7 @@
 """A game's actions as plain data (:attr:`engine.game.Game.actions`): each action's
 ``type`` and its fields, each of a kind with fixed bounds.
 
-The server turns a game's declarations into typed structs (``server/actions.py``), so an
+The server turns a game's declarations into typed structs (``server/room/actions.py``), so an
 ``act`` whose action has the wrong shape (an unknown ``type``, a missing field, a string
 for a number, a number out of bounds) is refused as ``bad_message`` naming the field,
 before the engine sees it. Whether the action is *legal now* stays the engine's decision.

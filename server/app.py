@@ -27,25 +27,25 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.game import Game
 
-from .admin_api import AdminApi
 from .aio import cancel_and_wait
-from .backpressure import Admission
 from .cluster.directory import Directory
 from .cluster.node import Node, new_node_id
-from .codec import Codec
 from .config import Settings
-from .gate import Gate, peer_address
-from .lobby import Lobby
+from .edge.backpressure import Admission
+from .edge.codec import Codec
+from .edge.gate import Gate, peer_address
+from .edge.protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
+from .edge.session import Session, Sessions
+from .edge.transport import WS_PATH, Connection, make_process_request, select_subprotocol
 from .metrics import CONTENT_TYPE_LATEST, GcPauses, Metrics
-from .moderation import Moderation
-from .protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
+from .ops.admin_api import AdminApi
+from .ops.moderation import Moderation
 from .redis_embedded import EmbeddedRedis
+from .requests.lobby import Lobby
 from .room import epoch_ms
 from .room.view import Views
-from .session import Session, Sessions
 from .store import UNAVAILABLE, Store
 from .store.connect import Clients, connect
-from .transport import WS_PATH, Connection, make_process_request, select_subprotocol
 
 log = logging.getLogger(__name__)
 ADMIN_PAGE_AUDIT = 20  # the last moderation acts the /admin page lists
@@ -317,7 +317,7 @@ class App:
     async def _admin_page(self) -> bytes:
         """The read-only status page of /admin (with --admin-token)."""
         assert self.lobby is not None and self.directory is not None and self.store is not None
-        from .admin import render_admin
+        from .ops.admin import render_admin
 
         try:
             rooms = await self.lobby.rooms_message(None)

@@ -27,7 +27,7 @@ from typing import Any
 import msgpack
 
 from engine.game import Game
-from server.options import room_options
+from server.room.options import room_options
 
 JSON = "cardroom.json"
 MSGPACK = "cardroom.msgpack"

@@ -13,7 +13,7 @@ between hands, sit out and back in; busted and departed players keep watching; n
 players take the freed seats (often between hands, while the last hand's final view is
 still the room's view); a spectator watches throughout; some rooms have bot seats.
 During a hand every third change also has one viewer, in turn, ask for the room's ``history``
-(the hand under way as that viewer may see it, ``server.history.history_reply``, as a
+(the hand under way as that viewer may see it, ``server.records.history.history_reply``, as a
 client coming to the table on another device does). Every message goes through the :class:`~bench.soak.leaks.Scanner` with the rules'
 :class:`~bench.soak.leaks.Knowledge` of that moment: an event with what the events up to
 and including it revealed, a snapshot with what the whole change revealed.
@@ -31,8 +31,7 @@ from typing import Any
 from client_demo.updates import RoomFollower
 from engine import bots, fairness
 from engine.game import Game
-from server.history import Entry, history_reply, split_hands
-from server.options import parse_room_options
+from server.records.history import Entry, history_reply, split_hands
 from server.room import table as tbl
 from server.room.core import (
     Act,
@@ -47,6 +46,7 @@ from server.room.core import (
     SitOut,
     left_message,
 )
+from server.room.options import parse_room_options
 from server.room.view import RoomView
 
 from .leaks import Knowledge, Scanner, Violation, reveal, secrets_of
@@ -78,7 +78,7 @@ class Viewer:
 
 
 class Sessions:
-    """The answers waiting to be claimed, as ``server.session.Sessions`` keeps them."""
+    """The answers waiting to be claimed, as ``server.edge.session.Sessions`` keeps them."""
 
     def __init__(self) -> None:
         self.pending: dict[tuple[int, int], Viewer] = {}

@@ -31,8 +31,9 @@ from engine.game import Game
 
 from ..aio import Background, single_flight
 from ..config import Settings
+from ..edge.protocol import error_message
+from ..edge.session import OpenRequest, Session, Sessions
 from ..metrics import Metrics
-from ..protocol import error_message
 from ..room import table as tbl
 from ..room.actor import Lease, RoomActor
 from ..room.core import (
@@ -46,7 +47,6 @@ from ..room.core import (
 )
 from ..room.log import RoomLogError, current_table
 from ..room.view import RoomView, Views
-from ..session import OpenRequest, Session, Sessions
 from ..store import UNAVAILABLE, Acquired, Store, pack, unpack
 
 log = logging.getLogger(__name__)

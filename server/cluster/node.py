@@ -30,10 +30,10 @@ from typing import Any
 
 from ..aio import cancel_and_wait, stop_if_cancelled
 from ..config import Settings
+from ..edge.session import Sessions
 from ..metrics import Metrics
 from ..room.core import Settle
 from ..room.view import PRESENCE_REFRESH_SECONDS, Views
-from ..session import Sessions
 from ..store import UNAVAILABLE, Store, unpack
 from ..store.pubsub import pubsub_for
 from .directory import Directory

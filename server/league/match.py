@@ -34,9 +34,9 @@ from engine import fairness
 from engine.game import Game
 
 from ..games import GAMES
-from ..options import parse_room_options
 from ..room import table as tbl
 from ..room.log import load_room
+from ..room.options import parse_room_options
 from ..store import Store
 from .files import PRIVATE_DIR, PRIVATE_FILE, Entrant, League
 from .schedule import seatings

@@ -36,9 +36,9 @@ from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Any
 
-from .. import messages as m
 from ..aio import cancel_and_wait, stop_if_cancelled
-from ..protocol import ProtocolError
+from ..edge import messages as m
+from ..edge.protocol import ProtocolError
 from ..store import UNAVAILABLE, Store
 from .define import new_league
 from .files import Entrant, League, LeagueError

@@ -1,5 +1,5 @@
 """``cardroom admin``: the operator's acts from a shell, through a running server's admin
-API (:mod:`server.admin_api`; the server needs ``--admin-token``)::
+API (:mod:`server.ops.admin_api`; the server needs ``--admin-token``)::
 
     export CARDROOM_ADMIN_TOKEN=...            # the server's --admin-token
     cardroom admin rooms

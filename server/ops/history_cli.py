@@ -6,11 +6,11 @@ when no server runs, a redis-server started (by :class:`EmbeddedRedis`, as the s
 does) just for this command and stopped after it. The command only reads.
 
 Formats (``--format``): ``text`` (the default: readable lines), ``jsonl`` (one JSON object
-per hand, :func:`server.history.hand_object`, what ``cardroom verify --file`` reads; ``json``
+per hand, :func:`server.records.history.hand_object`, what ``cardroom verify --file`` reads; ``json``
 is the same), and each format a hosted game exports of its own (``Game.exports``, e.g.
 Hold'em's ``pokerstars``, the PokerStars hand-history layout; only for that game's rooms,
 finished hands only). ``--json`` is the older per-event JSON lines
-(:func:`server.history.hand_records`), kept as it was.
+(:func:`server.records.history.hand_records`), kept as it was.
 
 Exit status: 0, 1 when Redis cannot be reached, 2 for a bad argument, an unknown room,
 an ``--as-seat`` the room's table does not have, or a hand the room does not have (or,
@@ -31,7 +31,7 @@ from typing import Any
 import redis
 
 from ..games import GAMES
-from ..history import (
+from ..records.history import (
     VIEW_ALL,
     Entry,
     hand_lines,

@@ -6,7 +6,7 @@ history`` finds it) and checks the hand with every card the server recorded.
 object per line, a single object or a JSON list of them: ``room``, ``game`` and
 ``events``, as that viewer saw them), so a player can check a hand without access to the
 server; an export's own ``fairness`` object must be the proof its events carry
-(:func:`server.verify.verify_export`). A file of anything else (the per-event lines of
+(:func:`server.records.verify.verify_export`). A file of anything else (the per-event lines of
 ``cardroom history --json``, its room list, text) is refused with the command that writes
 what ``--file`` needs.
 
@@ -26,8 +26,8 @@ from typing import Any
 
 import redis
 
-from ..history import VIEW_ALL, select_hands, split_hands, visible_events
-from ..verify import Verdict, verify_export, verify_hand
+from ..records.history import VIEW_ALL, select_hands, split_hands, visible_events
+from ..records.verify import Verdict, verify_export, verify_hand
 from .history_cli import HistoryError, connect, load_snapshot, read_entries
 
 

@@ -33,11 +33,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..edge.protocol import error_message
 from ..faults import crash_point
-from ..history import Entry
 from ..metrics import Metrics
-from ..protocol import error_message
-from ..record import RESULTS_KEPT, HandResult, hand_results, last_hand_results
+from ..records.history import Entry
+from ..records.record import RESULTS_KEPT, HandResult, hand_results, last_hand_results
 from ..store import UNAVAILABLE, Acquired, Fenced, Store, VersionConflict, lease_token, pack
 from . import table as tbl
 from .core import (
@@ -411,7 +411,7 @@ class RoomActor:
 
     async def _audit(self, change: Change) -> None:
         """The room creator's act (a seat removed, the room locked) in the audit log, as an
-        operator's are (server/moderation.py); the room's stream has it too."""
+        operator's are (server/ops/moderation.py); the room's stream has it too."""
         origin = change.origin
         assert origin is not None
         detail = {k: v for e in change.events for k, v in e.items() if k in ("seat", "player", "stack", "locked")}
@@ -434,7 +434,7 @@ class RoomActor:
         await self._record(results, time_ms)
 
     async def _record(self, results: list[HandResult], time_ms: int | None = None) -> None:
-        """Add a finished hand's results to its players' records (:mod:`server.record`).
+        """Add a finished hand's results to its players' records (:mod:`server.records.record`).
         Each is written once however often this runs; one Redis could not take is left out
         of that player's record (the room's hand history still has the hand)."""
         if not results:

@@ -42,9 +42,9 @@ from engine import bots
 from engine.errors import IllegalAction
 from engine.game import Event, Game
 
-from ..actions import parse_action
-from ..protocol import ProtocolError, error_message
+from ..edge.protocol import ProtocolError, error_message
 from . import table as tbl
+from .actions import parse_action
 
 log = logging.getLogger(__name__)
 

@@ -44,7 +44,7 @@ from engine import fairness
 from engine.errors import IllegalAction
 from engine.game import Event, Game
 
-from ..protocol import ProtocolError
+from ..edge.protocol import ProtocolError
 
 ANSWERS_KEPT = 32  # per player: a client only ever resends its latest actions
 AUTO_PLAY_AFTER_TIMEOUTS = 2  # turn clocks run out in a row before the seat is auto-played

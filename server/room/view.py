@@ -32,13 +32,13 @@ from typing import Any
 from engine.game import Event, Game, ViewMemo, event_for, is_private
 
 from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
+from ..edge.protocol import error_message
 from ..metrics import Metrics
-from ..protocol import error_message
-from ..session import Session, Sessions
 from ..store import UNAVAILABLE, ChangeMessage, Store, pack, parse_room_message, unpack
 from . import table as tbl
 from .core import Answer, Origin
 from .log import RoomLogError, current_table, replay
+from .viewers import Connections, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class RoomView:
         self.game = game
         self.table = table
         self.views = views
-        self.viewers: dict[int, Session] = {}  # connection id -> session
+        self.viewers: dict[int, Viewer] = {}  # connection id -> session
         # connection id -> the snapshot it holds, as the parts it was rendered from
         self.held: dict[int, Held] = {}
         self.pins = 0  # 1 while this process owns the room
@@ -86,7 +86,7 @@ class RoomView:
 
     # --- rendering -----------------------------------------------------------------------
 
-    def snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    def snapshot(self, session: Viewer, ref: Any = None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``room`` message for one viewer: :meth:`shared` (pass it in when rendering
         for several viewers at once) with the viewer's seat and view of the hand."""
         msg = _snapshot(self._render(self._sight(session), shared or self.shared()))
@@ -94,7 +94,7 @@ class RoomView:
             msg = dict(msg, ref=ref)
         return msg
 
-    def send_snapshot(self, session: Session, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
+    def send_snapshot(self, session: Viewer, ref: Any = None, shared: dict[str, Any] | None = None) -> None:
         """Send ``session`` the full ``room`` snapshot; its next updates patch this one.
         The chat's last lines follow (a ``chat`` message, when anyone talked), which the
         ``chat`` events of the updates then extend."""
@@ -104,7 +104,7 @@ class RoomView:
         if self.table.chat:
             session.send({"t": "chat", "room": self.room, "version": self.table.version, "lines": self.table.chat})
 
-    def _sight(self, session: Session) -> Sight:
+    def _sight(self, session: Viewer) -> Sight:
         """What decides a viewer's snapshot: ``(its seat, the seat whose cards it sees)``."""
         return _sight_of(self._sights(), session.player_id)
 
@@ -209,14 +209,14 @@ class RoomView:
                 session.send(_with_ref(dict(a.data), a.origin.ref))
         self._update(self.viewers.values(), events, shared, acks)
 
-    def _update(self, viewers: Iterable[Session], events: list[Event], shared: dict[str, Any],
+    def _update(self, viewers: Iterable[Viewer], events: list[Event], shared: dict[str, Any],
                 acks: dict[int, tuple[Any, Any]] | None = None) -> None:
         """Send each of ``viewers`` the ``update`` from the snapshot it holds to the table's
         now: rendered once per distinct sight and held snapshot, the same message object
         for every viewer in a group; the patch of the part every viewer sees alike is
         worked out once per change. A viewer that holds no snapshot gets the events and a
         full one."""
-        groups: dict[tuple[Sight, int], list[Session]] = {}
+        groups: dict[tuple[Sight, int], list[Viewer]] = {}
         sights = self._sights()
         for s in list(viewers):
             groups.setdefault((_sight_of(sights, s.player_id), id(self.held.get(s.id))), []).append(s)
@@ -262,7 +262,7 @@ class Views:
     ``lobby_changed()`` is called when this process's spectator counts change.
     """
 
-    def __init__(self, node: str, store: Store, games: dict[str, Game], sessions: Sessions,
+    def __init__(self, node: str, store: Store, games: dict[str, Game], sessions: Connections,
                  metrics: Metrics, subscribe: Callable[[str], Awaitable[None]],
                  unsubscribe: Callable[[str], Awaitable[None]], lobby_changed: Callable[[], None],
                  clock: Callable[[], int], room_moved: Callable[[str, str], None] = lambda room, owner: None
@@ -389,19 +389,19 @@ class Views:
 
     # --- watching ----------------------------------------------------------------------
 
-    def watch(self, view: RoomView, session: Session) -> None:
+    def watch(self, view: RoomView, session: Viewer) -> None:
         view.viewers[session.id] = session
         session.watching.add(view.room)
         self._spectators_may_change(view)
 
-    def unwatch(self, view: RoomView, session: Session) -> None:
+    def unwatch(self, view: RoomView, session: Viewer) -> None:
         view.viewers.pop(session.id, None)
         view.held.pop(session.id, None)
         session.watching.discard(view.room)
         self._spectators_may_change(view)
         self.maybe_close(view)
 
-    def disconnected(self, session: Session) -> None:
+    def disconnected(self, session: Viewer) -> None:
         for room in list(session.watching):
             view = self.views.get(room)
             if view is not None:
@@ -502,7 +502,7 @@ class Views:
         answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
         self.apply(view, table, events, answers)
 
-    async def answer_room(self, session: Session, room: str, version: int, ref: Any) -> None:
+    async def answer_room(self, session: Viewer, room: str, version: int, ref: Any) -> None:
         """Answer a request with ``session``'s snapshot of ``room`` as of ``version`` or
         later (what its owner decided: see ``ROOM_ANSWER``), and have it watch the room."""
         view = self.views.get(room)

@@ -19,7 +19,7 @@ carries the same hash tag (the part in braces), so every script runs on one slot
 ``{player}:record``                 hash: ``<game>:hands``, ``<game>:net``: the player's totals
 ``{player}:results``                sorted set: ``"<room> <hand>"`` -> ms, the last results
 ``{player}:result``                 hash: ``"<room> <hand>"`` -> the result (JSON), see
-                                    :mod:`server.record`
+                                    :mod:`server.records.record`
 ``{node}:inbox``                    stream: commands forwarded to a node, and answers
 =================================  =====================================================
 
@@ -68,7 +68,7 @@ class Keys:
         self.leagues = p + "leagues"  # league name -> what it publishes: list entry, league message
         self.league_defs = p + "league-defs"  # league name -> a league the servers run (league_create)
         self.league_runs = p + "league-runs"  # league name -> the state of its run (league_run)
-        self.audit = p + "audit"  # a stream: every moderation act (server/moderation.py)
+        self.audit = p + "audit"  # a stream: every moderation act (server/ops/moderation.py)
         self.replicated = p + "replicated"  # a counter written to ask the replicas to confirm (WAIT)
 
     # --- rooms ---------------------------------------------------------------------
@@ -131,7 +131,7 @@ class Keys:
         return f"{self.prefix}{{{player}}}:presence"
 
     def record(self, player: str) -> str:
-        """The player's totals per game (:mod:`server.record`)."""
+        """The player's totals per game (:mod:`server.records.record`)."""
         return f"{self.prefix}{{{player}}}:record"
 
     def results(self, player: str) -> str:
@@ -148,7 +148,7 @@ class Keys:
         return f"{self.prefix}token:{hashlib.sha256(token.encode()).hexdigest()}"
 
     def identity(self, identity: str) -> str:
-        """A signed-in identity (:func:`server.auth.identity_key`) -> its player."""
+        """A signed-in identity (:func:`server.edge.auth.identity_key`) -> its player."""
         return f"{self.prefix}identity:{identity}"
 
     def token_pattern(self) -> str:

@@ -338,7 +338,7 @@ class Store:
     @_gated
     async def sign_in(self, identity: str, issuer: str, subject: str, name: str) -> tuple[str, str, int]:
         """The player an identity of the operator's site signs in as (``identity``: its
-        :func:`server.auth.identity_key`), made with the grant the first time: the player,
+        :func:`server.edge.auth.identity_key`), made with the grant the first time: the player,
         a new session token, the wallet. The player takes ``name`` (the site names its
         players). Two first sign-ins at once make one player: the identity's key is
         claimed first, and making a player that exists changes nothing."""
@@ -557,7 +557,7 @@ class Store:
         """Cash-out, step 4 (after the room stored that it no longer owes ``xid``)."""
         await self._cmd("SREM", self.keys.credited(player), xid)
 
-    # --- a player's record (server/record.py) --------------------------------------------
+    # --- a player's record (server/records/record.py) --------------------------------------------
 
     def _record_keys(self, player: str) -> list[str]:
         k = self.keys

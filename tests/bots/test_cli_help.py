@@ -39,7 +39,7 @@ def test_every_option_of_the_bot_and_demo_commands_has_a_help_text(command, caps
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--players", "1"], "cardroom demo: --players must be between 2 and 10, got 1"),
+    (["--players", "1"], "cardroom demo: --players must be between 2 and 10 for holdem, got 1"),
     (["--hands", "0"], "cardroom demo: --hands must be at least 1, got 0"),
 ])
 def test_demo_rejects_a_bad_argument_with_one_clear_line(argv, message, capsys):

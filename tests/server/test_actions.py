@@ -1,4 +1,4 @@
-"""Each game's declared actions (Game.actions, made typed structs by server/actions.py)
+"""Each game's declared actions (Game.actions, made typed structs by server/room/actions.py)
 agree with its engine and its document, and a malformed action is refused at the room as ``bad_message`` naming the
 field, before the engine sees it, with nothing changed."""
 
@@ -12,10 +12,10 @@ import pytest
 
 from engine.holdem.hand import ACTION_TYPES as HOLDEM_TYPES
 from engine.zhajinhua.flow import ACTION_TYPES as ZHAJINHUA_TYPES
-from server.actions import parse_action, tags, union_of
+from server.edge.protocol import ProtocolError
 from server.games import GAMES
-from server.protocol import ProtocolError
 from server.room import shuffled_deck
+from server.room.actions import parse_action, tags, union_of
 
 from .wsclient import Client
 

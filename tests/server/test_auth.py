@@ -1,4 +1,4 @@
-"""Sign-in with the operator's identity tokens (server/auth.py): the verifier on its own,
+"""Sign-in with the operator's identity tokens (server/edge/auth.py): the verifier on its own,
 then ``hello`` with ``id_token`` on real servers sharing one Redis."""
 
 from __future__ import annotations
@@ -10,7 +10,13 @@ import jwt
 import pytest
 
 from client_demo.client import CardroomClient
-from server.auth import JWKS_MISS_SECONDS, REASONS, IdentityVerifier, KeysUnavailable, TokenRejected
+from server.edge.auth import (
+    JWKS_MISS_SECONDS,
+    REASONS,
+    IdentityVerifier,
+    KeysUnavailable,
+    TokenRejected,
+)
 
 from .jwks import AUDIENCE, ISSUER, SECRET, JwksServer, KeyPair, claims, hs256
 from .test_play import new_room

@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from server import backpressure
 from server.app import App, reserved_connections
-from server.backpressure import PAUSE_LAG, RESUME_LAG, Admission
 from server.cluster import node as node_module
+from server.edge import backpressure
+from server.edge.backpressure import PAUSE_LAG, RESUME_LAG, Admission
 from server.metrics import Metrics
 
 from .test_play import seated_pair

@@ -205,8 +205,8 @@ async def test_acting_with_no_hand_is_no_hand(connect):
 
 
 async def test_slow_reader_is_disconnected_instead_of_growing_memory():
-    from server.codec import Codec
-    from server.session import Session
+    from server.edge.codec import Codec
+    from server.edge.session import Session
 
     class StuckSocket:
         closed_with = None

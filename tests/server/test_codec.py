@@ -8,11 +8,11 @@ import json
 import msgpack
 import pytest
 
-from server.codec import Codec
-from server.messages import Act, Ping
-from server.messages import parse as validate_message
-from server.protocol import ProtocolError
-from server.session import TokenBucket
+from server.edge.codec import Codec
+from server.edge.messages import Act, Ping
+from server.edge.messages import parse as validate_message
+from server.edge.protocol import ProtocolError
+from server.edge.session import TokenBucket
 
 
 def code_of(fn, *args):
@@ -110,7 +110,7 @@ class CapturingSocket:
 
 
 class ReadySocket(CapturingSocket):
-    """One that also takes a frame at once (as server.transport.Connection.send_now)."""
+    """One that also takes a frame at once (as server.edge.transport.Connection.send_now)."""
 
     def send_now(self, payload, text):
         self.sent.append((payload, text))
@@ -127,7 +127,7 @@ async def _flushed(*sockets: CapturingSocket, count: int) -> None:
 
 @pytest.mark.parametrize("socket", [CapturingSocket, ReadySocket], ids=["queued", "at_once"])
 async def test_one_message_sent_to_many_connections_is_encoded_once_per_encoding(socket):
-    from server.session import Session, TurnFrames
+    from server.edge.session import Session, TurnFrames
 
     frames = TurnFrames()
     sockets = [socket() for _ in range(4)]
@@ -147,7 +147,7 @@ async def test_one_message_sent_to_many_connections_is_encoded_once_per_encoding
 async def test_a_later_message_is_never_sent_as_an_earlier_ones_frame(socket):
     """Frames are kept by message object for one turn only: a new message, even one that
     happens to get a freed message's ``id``, is encoded anew."""
-    from server.session import Session, TurnFrames
+    from server.edge.session import Session, TurnFrames
 
     frames = TurnFrames()
     ws = socket()

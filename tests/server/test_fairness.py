@@ -20,7 +20,7 @@ from engine import fairness
 from engine.game import event_for
 from server.cli import main
 from server.games import GAMES
-from server.verify import verify_hand
+from server.records.verify import verify_hand
 
 from .test_real_games import choose, next_action
 from .wsclient import Client

@@ -16,7 +16,7 @@ import pytest
 from engine.fairness import commitment
 from engine.registry import GROUP
 from server.games import GAMES
-from server.verify import verify_hand
+from server.records.verify import verify_hand
 from tests.fault.harness import ServerProcess
 from tests.plugins import cardroom, install
 
@@ -128,13 +128,13 @@ async def _stored_hand(redis_url: str, prefix: str, room: str, where: Path) -> l
 
 
 def verify_hand_with(where: Path, events: list[dict], room: str) -> str:
-    """``server.verify.verify_hand`` in a process where the plugin is installed (this one's
+    """``server.records.verify.verify_hand`` in a process where the plugin is installed (this one's
     registry was read without it)."""
     import json
 
     code = textwrap.dedent('''
         import json, sys
-        from server.verify import verify_hand
+        from server.records.verify import verify_hand
         v = verify_hand("highcard", sys.argv[1], json.loads(sys.stdin.read()))
         print("ok" if v.ok else "; ".join(v.problems))
     ''')

@@ -271,8 +271,8 @@ ROOM_EVENT_SAMPLES = [
 
 
 def test_every_room_event_type_has_its_words():
-    from server.history import format_room_event
-    from server.protocol import ROOM_EVENTS
+    from server.edge.protocol import ROOM_EVENTS
+    from server.records.history import format_room_event
 
     assert {e["type"] for e in ROOM_EVENT_SAMPLES} == set(ROOM_EVENTS)
     names = {1: "Bob", 2: "Bot Ada"}
@@ -307,7 +307,7 @@ def test_every_room_event_type_has_its_words():
 
 
 def test_hands_are_cut_at_hand_started_and_each_starts_with_the_stacks_the_last_one_left():
-    from server.history import Entry, hand_lines, net_results, select_hands, split_hands
+    from server.records.history import Entry, hand_lines, net_results, select_hands, split_hands
 
     game = GAMES["holdem"]
     t = tbl.Table(room="r", game="holdem", config=game.parse_config({}), seats=[None] * 3,
@@ -338,7 +338,7 @@ def test_hands_are_cut_at_hand_started_and_each_starts_with_the_stacks_the_last_
 
 def merged_proof(events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the hand's ``hand_started`` and ``hand_ended`` events say of its fairness proof."""
-    from server.history import FAIRNESS_KEYS
+    from server.records.history import FAIRNESS_KEYS
 
     proof: dict[str, Any] = {}
     for e in events:
@@ -426,7 +426,7 @@ async def test_text_shows_the_commitment_and_the_revealed_seed(redis_url, prefix
 
 
 def test_a_revealed_seed_that_does_not_match_its_commitment_is_called_out():
-    from server.history import seed_line
+    from server.records.history import seed_line
 
     proof = {"commitment": "00" * 32}
     assert "(does NOT match the commitment)" in seed_line({"server_seed": "11" * 32}, proof, "r-x", 3)

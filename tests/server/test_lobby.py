@@ -511,7 +511,7 @@ async def test_the_sdk_finds_a_private_room_by_its_code_joins_it_and_adds_a_bot(
 def test_a_game_plugin_serves_its_own_table_module_and_nothing_else(tmp_path):
     """``/games/<name>.js`` and ``/games/<name>/<file>`` come from the game's own folder
     (``Game.web``); everything else, and games without one, from the page's folder."""
-    from server.transport import game_file, static_file
+    from server.edge.transport import game_file, static_file
 
     plugin = tmp_path / "plugin" / "web"
     plugin.mkdir(parents=True)

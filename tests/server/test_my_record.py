@@ -1,5 +1,5 @@
 """``my_record``: a player's hands played and net chips per game, and last results, kept
-when each hand is stored (server/record.py) and read from the player's own keys."""
+when each hand is stored (server/records/record.py) and read from the player's own keys."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import GAMES
-from server.record import RESULTS_KEPT, HandResult
+from server.records.record import RESULTS_KEPT, HandResult
 from server.room import shuffled_deck
 
 from .test_real_games import next_action
@@ -173,11 +173,11 @@ def test_each_hands_results_are_the_chips_that_moved_and_the_stream_tells_the_sa
     """Rooms played in-process as on a real table (people come and go, bots, timeouts): for
     every change that ends a hand, each person's result is its stack at the end minus at the
     start, the results of a table of people add up to nothing (chips are conserved), and a
-    new owner reading the stream (:func:`server.record.last_hand_results`) finds the same."""
+    new owner reading the stream (:func:`server.records.record.last_hand_results`) finds the same."""
     from bench.soak.leaks import Scanner
     from bench.soak.rooms import ScanRoom, room_setup
-    from server.history import Entry
-    from server.record import hand_results, last_hand_results
+    from server.records.history import Entry
+    from server.records.record import hand_results, last_hand_results
 
     rng = random.Random(seed)
     room = ScanRoom(GAMES[game], "r-prop", rng, Scanner(game), **room_setup(GAMES[game], rng))

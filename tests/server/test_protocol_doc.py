@@ -1,4 +1,4 @@
-"""docs/protocol.md documents every message type, room event and error code in server/protocol.py."""
+"""docs/protocol.md documents every message type, room event and error code in server/edge/protocol.py."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from server import auth, messages, protocol
-from server.options import room_options
+from server.edge import auth, messages, protocol
+from server.room.options import room_options
 
 from .highcard import GAME
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from server import matchmaking
 from server.games import GAMES
+from server.requests import matchmaking
 from server.room import table as tbl
 
 from .wsclient import Client

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from engine import bots
 from server.games import GAMES
-from server.options import parse_room_options
 from server.room import table as tbl
 from server.room.core import (
     Act,
@@ -30,6 +29,7 @@ from server.room.core import (
     SitOut,
 )
 from server.room.log import RoomLogError, current_table, needs_snapshot, replay
+from server.room.options import parse_room_options
 from server.store import RoomLog, pack, unpack
 
 

@@ -1,4 +1,4 @@
-"""The security defaults at the edge (server/gate.py): origins, per-address limits,
+"""The security defaults at the edge (server/edge/gate.py): origins, per-address limits,
 connections that never say hello or go silent, operator-only /metrics and /admin."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.config import Settings
-from server.gate import Gate
+from server.edge.gate import Gate
 
 from .wsclient import Client
 

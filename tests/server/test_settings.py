@@ -202,7 +202,7 @@ def test_serve_help_describes_the_command_and_shows_the_yes_no_values(capsys):
 
 
 def test_demo_help_describes_the_command(capsys):
-    assert "Plays a few hands of no-limit Hold'em between simple engine-driven players" in help_of("demo", capsys)
+    assert "Plays a few hands of a game between its bots at its practice table" in help_of("demo", capsys)
 
 
 def test_the_event_loop_is_uvloop_where_installed_unless_asked_otherwise(monkeypatch):

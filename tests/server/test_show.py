@@ -10,7 +10,7 @@ import pytest
 
 from engine.holdem.pokerstars import export_hand, player_names
 from server.games import GAMES
-from server.history import Entry, hand_object, split_hands
+from server.records.history import Entry, hand_object, split_hands
 from server.room import table as tbl
 from server.room.core import Act, Change, Join, Origin, Reply, RoomCore, Show
 

@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
-from server.protocol import CLOSE_POLICY
+from server.edge.protocol import CLOSE_POLICY
 
 PAYLOAD = "x" * 1000  # about a room snapshot's size in JSON
 

@@ -6,7 +6,7 @@ import msgpack
 import pytest
 
 from engine.errors import IllegalAction
-from server.protocol import ProtocolError
+from server.edge.protocol import ProtocolError
 from server.room import table as tbl
 
 from .highcard import GAME

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import IllegalAction
+from server.edge.protocol import ProtocolError
 from server.games import GAMES
-from server.protocol import ProtocolError
 from server.room import table as tbl
 
 from .highcard import GAME as HIGHCARD

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from engine.errors import ConfigError
 from server.games import GAMES
-from server.options import parse_room_options
 from server.room import table as tbl
 from server.room.core import Act, AutoPlay, RoomCore
+from server.room.options import parse_room_options
 
 from .test_auto_play import T0, dealt, origin, player_to_act, store
 

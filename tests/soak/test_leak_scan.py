@@ -74,7 +74,7 @@ def test_the_scan_reads_the_hand_under_way_of_history_as_each_viewer_asks_for_it
     """A client that comes to the table mid-hand (another device) asks ``history`` for the
     hand so far: the scan asks it for every viewer in turn, and notices when its events are
     not filtered for the one asking."""
-    import server.history as history
+    import server.records.history as history
 
     clean = scan_game(GAMES["holdem"], 20, seed=3)
     assert clean.violations == []

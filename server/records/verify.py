@@ -22,7 +22,7 @@ from typing import Any
 from engine import fairness
 from engine.cards import format_card
 
-from .games import GAMES
+from ..games import GAMES
 from .history import FAIRNESS_KEYS
 
 
@@ -116,7 +116,7 @@ def verify_export(hand: Mapping[str, Any]) -> Verdict:
 
 
 def export_proof_problems(proof: Any, events: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Where an export's own ``fairness`` object (:func:`server.history.hand_fairness`)
+    """Where an export's own ``fairness`` object (:func:`server.records.history.hand_fairness`)
     differs from the proof in its ``events``, one problem per key at fault.
 
     Each key must hold what ``hand_started`` announced (``scheme``, ``commitment``,

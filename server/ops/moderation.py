@@ -1,4 +1,4 @@
-"""The operator's acts on rooms and players, behind the admin API (:mod:`server.admin_api`)
+"""The operator's acts on rooms and players, behind the admin API (:mod:`server.ops.admin_api`)
 and ``cardroom admin``: close a room, remove a seat, mute, ban, adjust a wallet.
 
 A room act is a command to the room's owner, wherever it runs (as a player's request
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..cluster.directory import Directory
+from ..room import table as tbl
+from ..room.core import Close, Command, Leave, Origin, RemoveSeat
+from ..room.view import Views
+from ..store import Store
 from .admin_api import ApiError
-from .cluster.directory import Directory
-from .room import table as tbl
-from .room.core import Close, Command, Leave, Origin, RemoveSeat
-from .room.view import Views
-from .store import Store
 
 OPERATOR = "operator"
 

@@ -20,21 +20,21 @@ from engine.config import describe_options
 from engine.errors import ConfigError
 from engine.game import Event, Game, event_for
 
-from . import auth, matchmaking
-from . import messages as m
-from .aio import Background
-from .cluster.directory import Directory
-from .config import Settings
-from .gate import Gate
-from .history import Entry, history_reply, split_hands
-from .league.report import as_published
-from .league.service import LeagueService
-from .metrics import Metrics
-from .options import parse_room_options, room_options
-from .protocol import CLOSE_POLICY, ProtocolError, error_message
-from .record import record_message
-from .room import table as tbl
-from .room.core import (
+from ..aio import Background
+from ..cluster.directory import Directory
+from ..config import Settings
+from ..edge import auth
+from ..edge import messages as m
+from ..edge.gate import Gate
+from ..edge.protocol import CLOSE_POLICY, ProtocolError, error_message
+from ..edge.session import Session, Sessions, TokenBucket
+from ..league.report import as_published
+from ..league.service import LeagueService
+from ..metrics import Metrics
+from ..records.history import Entry, history_reply, split_hands
+from ..records.record import record_message
+from ..room import table as tbl
+from ..room.core import (
     Act,
     AddBot,
     AutoPlay,
@@ -51,9 +51,10 @@ from .room.core import (
     listed,
     lobby_summary,
 )
-from .room.view import RoomView, Views
-from .session import Session, Sessions, TokenBucket
-from .store import UNAVAILABLE, Store
+from ..room.options import parse_room_options, room_options
+from ..room.view import RoomView, Views
+from ..store import UNAVAILABLE, Store
+from . import matchmaking
 
 log = logging.getLogger(__name__)
 
@@ -465,7 +466,7 @@ class Lobby:
     async def _quick_match(self, session: Session, msg: m.QuickMatch) -> None:
         """Seat the player at an open table of the game that fits, or at a new one.
 
-        Decided one request at a time per bucket (:mod:`server.matchmaking`) under a Redis
+        Decided one request at a time per bucket (:mod:`server.requests.matchmaking`) under a Redis
         lock held until the seat shows in the room, so a burst fills one table before the
         next is opened. The answer is the join's: a ``room`` snapshot or its error."""
         game = self._game(msg.game)

@@ -4,10 +4,10 @@
 required). Plain GETs get ``/healthz`` (200 when Redis answers, else 503: readiness),
 ``/livez`` (200 while the process runs: liveness), ``/metrics`` (Prometheus text format)
 and ``/admin`` (a read-only status page), both for operators only (see
-:mod:`server.gate`), and the static files of the browser demo under ``/``
+:mod:`server.edge.gate`), and the static files of the browser demo under ``/``
 (``index.html`` for ``/``), with their content types; anything else is 404. Paths are
 resolved inside the web directory only: no traversal. With ``--admin-token``,
-``/admin/api/`` is the operator's API (GET and POST, :mod:`server.admin_api`) and
+``/admin/api/`` is the operator's API (GET and POST, :mod:`server.ops.admin_api`) and
 ``/admin/console`` its page; any other method than GET or HEAD elsewhere is 405.
 """
 
@@ -181,10 +181,10 @@ def select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> 
     raise NegotiationError("invalid subprotocol; expected one of " + ", ".join(SUBPROTOCOLS))
 
 
-#: Where the operator's HTTP API lives (server/admin_api.py).
+#: Where the operator's HTTP API lives (server/ops/admin_api.py).
 ADMIN_API = "/admin/api/"
 #: The operator console's page (served at /admin/console with --admin-token).
-CONSOLE = Path(__file__).resolve().parent / "console.html"
+CONSOLE = Path(__file__).resolve().parents[1] / "ops" / "console.html"
 
 
 def make_process_request(

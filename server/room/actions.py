@@ -23,8 +23,8 @@ from msgspec import Meta, Struct
 from engine.actions import CARDS, CHIPS, INT, SEAT
 from engine.game import Game
 
-from .messages import error_path
-from .protocol import ProtocolError
+from ..edge.messages import error_path
+from ..edge.protocol import ProtocolError
 
 MAX_CHIPS = 10**12  # the bound of every chip figure a client sends (room options alike)
 

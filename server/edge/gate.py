@@ -26,7 +26,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from .config import Settings
+from ..config import Settings
 
 WINDOW_SECONDS = 60.0
 

@@ -7,7 +7,7 @@ a hand runs from its ``hand_started`` event to the end of the change holding its
 ``hand_ended`` (so the re-buys and busted players' departures settled with it belong
 to it). Events between hands (players sitting down or leaving) belong to no hand.
 
-Room-level events (:data:`server.protocol.ROOM_EVENTS`) are put into words here, in
+Room-level events (:data:`server.edge.protocol.ROOM_EVENTS`) are put into words here, in
 :func:`format_room_event`; every other event by its game's ``format_event``.
 Nothing in this module does I/O.
 """
@@ -22,7 +22,7 @@ from typing import Any
 from engine import fairness
 from engine.game import Event, Game, SeatName, describe_event, event_for
 
-from .protocol import ROOM_EVENTS
+from ..edge.protocol import ROOM_EVENTS
 
 VIEW_ALL = "all"  # the operator's view: every event unfiltered
 # The keys of a hand's fairness proof (docs/fairness.md): published by ``hand_started``,
@@ -167,7 +167,7 @@ def seat_namer(names: dict[int, str]) -> SeatName:
 
 
 def format_room_event(event: Event, name: SeatName) -> str | None:
-    """One history line for a room-level event (:data:`server.protocol.ROOM_EVENTS`)."""
+    """One history line for a room-level event (:data:`server.edge.protocol.ROOM_EVENTS`)."""
     kind = event.get("type")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else "?"

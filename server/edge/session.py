@@ -115,9 +115,9 @@ class Session:
         self.codec = codec
         self._frames = frames
         self._loop = asyncio.get_running_loop()
-        self._send_now = getattr(ws, "send_now", None)  # server.transport.Connection's
+        self._send_now = getattr(ws, "send_now", None)  # server.edge.transport.Connection's
         self.id = 0  # set by Sessions.add
-        self.address = ""  # the client's address the per-address limits count (see server.gate)
+        self.address = ""  # the client's address the per-address limits count (see server.edge.gate)
         self.opened = self.last_seen = time.monotonic()
         self.watching: set[str] = set()  # rooms whose changes this connection receives
         self.requests: dict[int, OpenRequest] = {}  # request number -> waiting room request
@@ -157,7 +157,7 @@ class Session:
 
     async def _write_loop(self) -> None:
         """Send what is queued, everything that is ready at once (see
-        :class:`server.transport.Connection`); once closing, the rest, then the close."""
+        :class:`server.edge.transport.Connection`); once closing, the rest, then the close."""
         send_many = getattr(self.ws, "send_many", None)
         while True:
             await self._ready.wait()

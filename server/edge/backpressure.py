@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 
-from .metrics import Metrics
+from ..metrics import Metrics
 
 log = logging.getLogger(__name__)
 

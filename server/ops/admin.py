@@ -1,5 +1,5 @@
 """The read-only status page at ``/admin`` (only with ``--admin-token``; the acts are at
-``/admin/console``, :mod:`server.admin_api`): this process, the
+``/admin/console``, :mod:`server.ops.admin_api`): this process, the
 cluster's live processes, every room, and this process's connections and error counts."""
 
 from __future__ import annotations

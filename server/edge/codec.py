@@ -1,9 +1,9 @@
 """Encode and decode messages for both subprotocols, with ``msgspec``.
 
 ``cardroom.msgpack`` uses binary frames, ``cardroom.json`` text frames; the schema is
-the same. Decoding failures become :class:`~server.protocol.ProtocolError` with the
+the same. Decoding failures become :class:`~server.edge.protocol.ProtocolError` with the
 stable codes ``bad_frame`` and ``frame_too_large``. :meth:`Codec.decode_message` decodes
-a frame straight into its typed message (:mod:`server.messages`), and only for a frame
+a frame straight into its typed message (:mod:`server.edge.messages`), and only for a frame
 that is not one takes the slower path that names the fault.
 """
 

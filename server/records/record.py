@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.game import Event
 
-from .games import GAMES
+from ..games import GAMES
 from .history import Entry, Hand, net_results, split_hands
 
 if TYPE_CHECKING:
-    from .room import table as tbl
+    from ..room import table as tbl
 
 RESULTS_KEPT = 200  # per player: the last results kept (and a result recorded twice is told apart)
 

@@ -2,13 +2,13 @@
 
 Each message is a struct tagged by its ``t``; :data:`ClientMessage` is their union. A
 decoded frame (JSON or msgpack: the same schema) becomes a typed message, or a
-:class:`~server.protocol.ProtocolError` naming the field at fault, in one call
+:class:`~server.edge.protocol.ProtocolError` naming the field at fault, in one call
 (:func:`parse`): wrong types, out-of-range numbers, over-long strings and unknown types
 never get past the edge. ``docs/protocol.md`` is checked against these declarations
 (``tests/server/test_protocol_doc.py``).
 
 The maps a message carries through to a room (``options``, ``config``, ``action``) are
-checked against the game's declared options and actions (:mod:`server.actions`) where the
+checked against the game's declared options and actions (:mod:`server.room.actions`) where the
 game is known; here only their shape (string keys) and that every number in them is
 finite and within ±(2**53 - 1).
 """

@@ -1,5 +1,5 @@
 """The wire protocol in one place: subprotocols, close codes, server message types, room
-events and error codes (the client messages are typed structs in :mod:`server.messages`).
+events and error codes (the client messages are typed structs in :mod:`server.edge.messages`).
 
 Every frame carries one message: a map with a type field ``t``. Requests may carry a
 ``ref`` (a string or an integer) that the server echoes in its reply or error.

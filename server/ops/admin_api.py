@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from .store import UNAVAILABLE
+from ..store import UNAVAILABLE
 
 log = logging.getLogger(__name__)
 
