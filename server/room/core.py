@@ -674,7 +674,7 @@ class RoomCore:
         """``change`` is in Redis: it is the room's state from now on."""
         self.table = change.table
         self._closed_in &= set(change.table.xin)
-        self._paid_out &= {x[0] for x in change.table.xout}
+        self._paid_out &= {x.xid for x in change.table.xout}
 
     def buy_in_closed(self, xid: str) -> None:
         """The journal entry of buy-in ``xid`` is closed: the next change may drop it."""
@@ -686,7 +686,8 @@ class RoomCore:
 
     def unpaid(self) -> list[Payout]:
         """Cash-outs recorded here and not yet known to be paid (e.g. after a takeover)."""
-        return [Payout(x[0], x[1], x[2], x[3], x[4]) for x in self.table.xout if x[0] not in self._paid_out]
+        return [Payout(x.xid, x.player, x.amount, x.seat, x.reason) for x in self.table.xout
+                if x.xid not in self._paid_out]
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -695,12 +696,12 @@ class RoomCore:
         sides; returns it and the cash-outs whose wallet side may then forget them."""
         t = tbl.clone(self.table)
         dropped_in = [x for x in t.xin if x in self._closed_in]
-        dropped_out = [x[0] for x in t.xout if x[0] in self._paid_out]
+        dropped_out = [x.xid for x in t.xout if x.xid in self._paid_out]
         if dropped_in:
             t.xin = [x for x in t.xin if x not in self._closed_in]
-        forget = [(x[1], x[0]) for x in t.xout if x[0] in self._paid_out]
+        forget = [(x.player, x.xid) for x in t.xout if x.xid in self._paid_out]
         if dropped_out:
-            t.xout = [x for x in t.xout if x[0] not in self._paid_out]
+            t.xout = [x for x in t.xout if x.xid not in self._paid_out]
         self._dropped = (dropped_in, dropped_out)
         return t, forget
 
@@ -717,7 +718,7 @@ class RoomCore:
             if e.get("type") != "left" or e.get("bot"):  # a bot's chips leave the game (granted_chips)
                 continue
             xid = self._draw(self._new_id)
-            t.xout.append([xid, e["player"], e["stack"], e["seat"], e["reason"]])
+            t.xout.append(tbl.Transfer(xid, e["player"], e["stack"], e["seat"], e["reason"]))
             asked = origin if kind == "leave" and e["reason"] == "left" and origin is not None \
                 and origin.player == e["player"] else None
             payouts.append(Payout(xid, e["player"], e["stack"], e["seat"], e["reason"], asked))

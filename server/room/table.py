@@ -38,7 +38,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import fairness
 from engine.errors import IllegalAction
@@ -80,6 +80,19 @@ class SeatInfo:
     auto: str | None = None
     auto_since_ms: int | None = None
     bank_ms: int = 0  # what is left of the seat's time bank (room option time_bank_seconds)
+
+
+class Transfer(NamedTuple):
+    """Chips owed to a wallet: a cash-out recorded by the change that freed the seat
+    (``reason``: ``"left"`` or ``"busted"``), kept in ``Table.xout`` until the wallet side
+    has it (see server/room/core.py). Stored as the list ``[xid, player, amount, seat,
+    reason]``; an entry stored before seats and reasons were kept has the first three."""
+
+    xid: str
+    player: str
+    amount: int
+    seat: int = -1
+    reason: str = "left"
 
 
 @dataclass
@@ -124,7 +137,7 @@ class Table:
     chat: list[dict[str, Any]] = field(default_factory=list)
     # chips moving between wallets and this table (see server/room/core.py):
     xin: list[str] = field(default_factory=list)  # buy-ins stored here, journal not yet closed
-    xout: list[list[Any]] = field(default_factory=list)  # [id, player, amount]: owed to wallets
+    xout: list[Transfer] = field(default_factory=list)  # cash-outs owed to wallets
 
 
 def clone(table: Table) -> Table:
@@ -962,7 +975,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         bot_act_ms=d.get("bot_act_ms"),  # absent in snapshots written before bot seats
         answers=_answers_from(d["answers"]),
         xin=list(d.get("xin", ())),  # absent in snapshots written before scale-out
-        xout=[list(x) for x in d.get("xout", ())],
+        xout=[Transfer(*x) for x in d.get("xout", ())],
         code=d.get("code"),
         empty_since_ms=d.get("empty_since_ms"),
         closed=d.get("closed", False),

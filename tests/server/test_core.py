@@ -124,7 +124,7 @@ def test_a_leave_between_hands_owes_the_stack_to_the_wallet_until_paid():
     assert ch.answers == []  # the answer is the 'left' message, sent once the wallet is paid
     [p] = ch.payouts
     assert (p.player, p.amount, p.seat, p.reason, p.origin) == ("a", 100, 0, "left", o)
-    assert c.table.xout == [[p.xid, "a", 100, 0, "left"]] and c.unpaid() == [p.__class__(p.xid, "a", 100, 0, "left")]
+    assert c.table.xout == [tbl.Transfer(p.xid, "a", 100, 0, "left")] and c.unpaid() == [p.__class__(p.xid, "a", 100, 0, "left")]
     c.paid_out(p.xid)
     assert c.unpaid() == []
     nxt = store(c, c.handle(SitOut(origin("b")), 1))  # the next change drops what both sides settled

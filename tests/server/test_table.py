@@ -196,6 +196,17 @@ def test_the_table_round_trips_through_msgpack():
     assert tbl.from_dict(d, GAME) == t
 
 
+def test_cash_outs_owed_are_typed_records_stored_as_plain_lists():
+    t = new_table()
+    t.xout = [tbl.Transfer("x1", "p0", 40, 2, "busted")]
+    d = msgpack.unpackb(msgpack.packb(tbl.to_dict(t, GAME)), raw=False)
+    assert d["xout"] == [["x1", "p0", 40, 2, "busted"]]  # the stored form is unchanged
+    [back] = tbl.from_dict(d, GAME).xout
+    assert (back.xid, back.player, back.amount, back.seat, back.reason) == ("x1", "p0", 40, 2, "busted")
+    d["xout"] = [["x0", "p1", 7]]  # stored before seats and reasons were kept
+    assert tbl.from_dict(d, GAME).xout == [tbl.Transfer("x0", "p1", 7, -1, "left")]
+
+
 def test_only_each_players_last_answers_are_kept():
     t = new_table()
     tbl.remember_answer(t, "q", "mine", 1)
