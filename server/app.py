@@ -18,12 +18,10 @@ import logging
 import os
 import signal
 import sys
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.server import Server, serve
 
 from engine.game import Game
 
@@ -32,10 +30,10 @@ from .cluster.directory import Directory
 from .cluster.node import Node, new_node_id
 from .config import Settings
 from .edge.backpressure import Admission
-from .edge.codec import Codec
-from .edge.gate import Gate, peer_address
-from .edge.protocol import CLOSE_NORMAL, CLOSE_POLICY, SUBPROTOCOLS, ProtocolError, error_message
-from .edge.session import Session, Sessions
+from .edge.frames import FrameLoop
+from .edge.gate import Gate
+from .edge.protocol import SUBPROTOCOLS
+from .edge.session import Sessions
 from .edge.transport import WS_PATH, Connection, make_process_request, select_subprotocol
 from .metrics import CONTENT_TYPE_LATEST, GcPauses, Metrics
 from .ops.admin_api import AdminApi
@@ -85,6 +83,7 @@ class App:
         self.views: Views | None = None
         self.directory: Directory | None = None
         self.lobby: Lobby | None = None
+        self.frames: FrameLoop | None = None
         self.server: Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._idle_task: asyncio.Task[None] | None = None
@@ -157,11 +156,12 @@ class App:
         self.lobby.leagues.start()
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")
-        self._idle_task = asyncio.create_task(self._close_idle(), name="idle connections")
+        self.frames = FrameLoop(s, self.gate, self.sessions, self.metrics, self.admission, self.lobby)
+        self._idle_task = asyncio.create_task(self.frames.close_idle(), name="idle connections")
         self._lag_task = asyncio.create_task(self.admission.probe(), name="event loop lag")
         self._gc_pauses.install()
         self.server = await serve(
-            self._handle,
+            self.frames.handle,
             s.host,
             s.port,
             subprotocols=list(SUBPROTOCOLS),
@@ -249,67 +249,6 @@ class App:
             self.embedded.stop()
             self.embedded = None
 
-    async def _handle(self, ws: ServerConnection) -> None:
-        s = self.settings
-        assert self.lobby is not None and ws.subprotocol is not None
-        address = self.gate.client_address(peer_address(ws.remote_address),
-                                           ws.request.headers.get("X-Forwarded-For") if ws.request else None)
-        if not self.gate.connect(address):  # over the limit since the handshake began
-            await ws.close(CLOSE_POLICY, "too many connections from your address")
-            return
-        session = Session(ws, Codec(ws.subprotocol, s.max_frame), rate=s.rate, burst=s.burst, queue_size=s.send_queue)
-        session.address = address
-        self.lobby.connected(session)
-        try:
-            async for frame in ws:
-                session.last_seen = time.monotonic()
-                if session.closed:  # closing: drain what the client still sends until its close frame
-                    continue
-                if not session.bucket.take():
-                    session.strikes += 1
-                    self.metrics.errors.labels("rate_limited").inc()
-                    if session.strikes >= s.abuse_limit:
-                        session.close(CLOSE_POLICY, "rate limit exceeded")
-                        continue
-                    session.send(error_message("rate_limited", "too many messages; slow down",
-                                               _ref_of(session.codec, frame)))
-                    continue
-                session.strikes = 0
-                try:
-                    msg = session.codec.decode_message(frame)
-                except ProtocolError as exc:
-                    ref = _ref_of(session.codec, frame)
-                    self.metrics.errors.labels(exc.code).inc()
-                    session.send(error_message(exc.code, exc.message, ref, exc.field, **exc.extra))
-                    continue
-                await self.admission.wait()  # backpressure: a process far behind reads no more
-                await self.lobby.dispatch(session, msg)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.gate.disconnect(address)
-            self.lobby.disconnected(session)
-            if not session.closed:
-                await session.flush(0.5)
-            session.stop()
-            await session.wait_closed()
-
-    async def _close_idle(self) -> None:
-        """Close connections that never said hello, or went silent, for too long."""
-        s = self.settings
-        while True:
-            await asyncio.sleep(min(5.0, s.hello_timeout / 2))
-            now = time.monotonic()
-            for session in self.sessions:
-                if session.closed:
-                    continue
-                if session.player_id is None and now - session.opened > s.hello_timeout:
-                    session.send(error_message("not_authenticated",
-                                               f"say hello within {s.hello_timeout:g} seconds of connecting"))
-                    session.close(CLOSE_POLICY, "no hello")
-                elif s.idle_timeout and now - session.last_seen > s.idle_timeout:
-                    session.close(CLOSE_NORMAL, "idle")
-
     async def _listed_rooms(self) -> list[dict[str, Any]]:
         assert self.lobby is not None
         return (await self.lobby.rooms_message(None))["rooms"]
@@ -326,19 +265,6 @@ class App:
         except UNAVAILABLE:
             rooms, nodes, audit = {"rooms": []}, [], []
         return render_admin(self.node_id, nodes, rooms["rooms"], self.sessions, self.directory, self.metrics, audit)
-
-
-def _ref_of_message(decoded: Any) -> str | int | None:
-    ref = decoded.get("ref") if isinstance(decoded, dict) else None
-    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
-
-
-def _ref_of(codec: Codec, frame: str | bytes) -> str | int | None:
-    """The ``ref`` of a frame we will not process, so the client knows which was refused."""
-    try:
-        return _ref_of_message(codec.decode(frame))
-    except ProtocolError:
-        return None
 
 
 def reserved_connections(pool: int) -> int:
