@@ -143,16 +143,13 @@ class App:
                            self.node.subscribe, self.node.unsubscribe, self._lobby_changed, self.clock,
                            room_moved=self._room_moved)
         self.directory = Directory(self.node_id, self.store, self.views, self.sessions, self.games, s,
-                                   self.metrics, self.clock, self.deck, self.node.send)
+                                   self.metrics, self.clock, self.deck, self.node.send, self._lobby_changed)
         self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,
                            self.node_id, self.clock, self.gate)
-        self.node.on_lobby = self.lobby.lobby_changed
-        self.node.on_player_message = self.lobby.tell_player
         self.moderation = Moderation(self.store, self.directory, self.views, lambda: self._listed_rooms(), self.clock,
                                      s.forward_timeout)
         self.admin_api = AdminApi(self.moderation)
-        self.directory.on_lobby_change = self.lobby.lobby_changed
-        await self.node.start(self.directory, self.views)
+        await self.node.start(self.directory, self.views, self.lobby)
         self.lobby.leagues.start()
         if self.embedded is not None:
             self._watchdog = asyncio.create_task(self._watch_embedded(), name="embedded redis watchdog")

@@ -61,7 +61,8 @@ class Directory:
     def __init__(self, node: str, store: Store, views: Views, sessions: Sessions, games: Mapping[str, Game],
                  settings: Settings, metrics: Metrics, clock: Callable[[], int],
                  deck: Callable[[int], list[int]] | None,
-                 send_to_node: Callable[[str, dict[str, Any]], Awaitable[bool]]) -> None:
+                 send_to_node: Callable[[str, dict[str, Any]], Awaitable[bool]],
+                 on_lobby_change: Callable[[], None] = lambda: None) -> None:
         self.node = node
         self.store = store
         self.views = views
@@ -79,7 +80,7 @@ class Directory:
         self._acquiring: dict[str, asyncio.Future[Any]] = {}
         self.background = Background()
         self._lobby_dirty: dict[str, dict[str, Any]] = {}
-        self.on_lobby_change: Callable[[], None] = lambda: None
+        self.on_lobby_change = on_lobby_change  # this process's room list changed
         self._lobby_flush: asyncio.Future[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
 

@@ -26,7 +26,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..aio import cancel_and_wait, stop_if_cancelled
 from ..config import Settings
@@ -77,6 +77,16 @@ class Outage:
         return True
 
 
+class LobbyListener(Protocol):
+    """What the node tells the lobby of this process."""
+
+    def lobby_changed(self) -> None:
+        """The room list changed (on any process)."""
+
+    def tell_player(self, player: str, message: dict[str, Any], close: bool) -> None:
+        """A message for ``player``'s connections here (``close``: close them after it)."""
+
+
 class Node:
     def __init__(self, node_id: str, store: Store, pubsub_client: Any, settings: Settings, metrics: Metrics,
                  sessions: Sessions, clock: Callable[[], int]) -> None:
@@ -93,17 +103,18 @@ class Node:
         self._renewals: set[asyncio.Task[None]] = set()  # lease renewals sent, not yet answered
         self.directory: Directory | None = None
         self.views: Views | None = None
-        self.on_lobby: Callable[[], None] = lambda: None
-        # a message for one player's connections here (and True: close them after it)
-        self.on_player_message: Callable[[str, dict[str, Any], bool], None] = lambda player, message, close: None
+        self.lobby: LobbyListener | None = None
         self._inbox_after = "0-0"
         self._stopping = False
 
     # --- lifecycle ---------------------------------------------------------------------
 
-    async def start(self, directory: Directory, views: Views) -> None:
+    async def start(self, directory: Directory, views: Views, lobby: LobbyListener) -> None:
+        """Start the process's loops, handing what they hear to ``directory`` (commands for
+        rooms owned here), ``views`` (changes of rooms shown here) and ``lobby``."""
         self.directory = directory
         self.views = views
+        self.lobby = lobby
         self._inbox_after = await self.store.open_inbox(self.id, self._inbox_ttl())
         await self.store.heartbeat(self.id, self.clock() + 3 * self.settings.lease_ms, self._inbox_ttl())
         await self.subscribe(self.store.keys.lobby_channel)
@@ -187,7 +198,7 @@ class Node:
                 await self._reconcile()
                 if self.views is not None:
                     await self.views.resync()  # changes published while we were away
-                self.on_lobby()
+                self.lobby.lobby_changed()
             if msg is not None:
                 try:
                     await self._on_message(msg)
@@ -224,9 +235,9 @@ class Node:
             except Exception:
                 data = None
             if isinstance(data, dict) and "to" in data:  # a message for one player's connections
-                self.on_player_message(data["to"], data["message"], bool(data.get("close")))
+                self.lobby.tell_player(data["to"], data["message"], bool(data.get("close")))
             else:
-                self.on_lobby()
+                self.lobby.lobby_changed()
             return
         room = self.store.keys.room_of_channel(channel)
         if self.views is not None:
