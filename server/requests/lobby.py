@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.config import describe_options
 from engine.errors import ConfigError
 from engine.game import Event, Game, event_for
 
@@ -48,17 +47,16 @@ from ..room.core import (
     Show,
     SitIn,
     SitOut,
-    listed,
     lobby_summary,
 )
-from ..room.options import parse_room_options, room_options
+from ..room.options import parse_room_options
 from ..room.view import RoomView, Views
 from ..store import UNAVAILABLE, Store
 from . import matchmaking
+from .room_list import RoomList
 
 log = logging.getLogger(__name__)
 
-LOBBY_CACHE_SECONDS = 0.5
 QUICK_MATCH_WAIT = 5.0  # seconds a quick match waits for its bucket's lock (and for its seat)
 QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
 MAX_CODE_MISSES = 10  # find_room codes naming no room a connection may send
@@ -93,11 +91,9 @@ class Lobby:
         self.leagues = LeagueService(store, node, settings.max_league_runs)
         self.identity = auth.IdentityVerifier.from_settings(settings)  # None: no sign-in
         self.stopping = False
-        self._rooms_cache: tuple[float, list[dict[str, Any]]] | None = None
-        self._push_scheduled = False
-        self._lobby_watchers: set[Session] = set()  # the sessions with watch_lobby set
-        self._tasks = Background()  # presence updates, and waits for a gone player's return
+        self._tasks = Background()  # presence updates, waits for a gone player's return, pushes
         self._background = self._tasks.spawn
+        self.room_list = RoomList(self.games, store, directory, views, node, clock, self._background)
 
     # --- connections ---------------------------------------------------------------------
 
@@ -108,7 +104,7 @@ class Lobby:
     def disconnected(self, session: Session) -> None:
         self.metrics.connections.dec()
         self.views.disconnected(session)
-        self._lobby_watchers.discard(session)
+        self.room_list.unwatch(session)
         if self.sessions.remove(session) and session.player_id is not None:
             self._background(self._presence(session.player_id, False))
 
@@ -174,11 +170,10 @@ class Lobby:
                 raise ProtocolError("not_authenticated", "say hello first")
             if isinstance(msg, m.ListRooms):
                 if msg.watch is not None:
-                    session.watch_lobby = (msg.game or True) if msg.watch else False
-                    if session.watch_lobby:
-                        self._lobby_watchers.add(session)
+                    if msg.watch:
+                        self.room_list.watch(session, msg.game)
                     else:
-                        self._lobby_watchers.discard(session)
+                        self.room_list.unwatch(session)
                 session.send(_with_ref(await self.rooms_message(msg.game), ref))
             elif isinstance(msg, m.CreateRoom):
                 await self._create_room(session, msg)
@@ -495,62 +490,21 @@ class Lobby:
 
     async def _pick_table(self, session: Session, game: Game, msg: m.QuickMatch, bucket: str) -> RoomView | None:
         last = await self.store.quick_match_room(bucket)
-        for room in matchmaking.order(await self._rooms(), game.name, last):
+        for room in matchmaking.order(await self.room_list.rooms(), game.name, last):
             view = await self.views.open(room)
             if view is not None and matchmaking.fits(view.table, game, session.player_id or "", msg.stake, msg.seats):
                 return view
         return None
 
-    # --- the room list -------------------------------------------------------------------
+    # --- the room list (room_list.py) -----------------------------------------------------
 
     async def rooms_message(self, game: str | None) -> dict[str, Any]:
-        rooms = [r for r in await self._rooms() if game is None or r["game"] == game]
-        games = [
-            dict(g.describe(), room_options=describe_options(room_options(g)))
-            for g in self.games.values()
-        ]
-        return {"t": "rooms", "rooms": rooms, "games": games}
-
-    async def _rooms(self) -> list[dict[str, Any]]:
-        cached = self._rooms_cache
-        if cached is not None and time.monotonic() - cached[0] < LOBBY_CACHE_SECONDS:
-            return cached[1]
-        entries = await self.store.lobby_entries()
-        for room, actor in list(self.directory.actors.items()):  # rooms owned here: as they are now
-            if listed(actor.table):
-                entries[room] = actor.lobby_entry()
-            else:
-                entries.pop(room, None)
-        spectators = await self.store.spectator_counts(await self.store.live_nodes(self.clock()) | {self.node})
-        for view in self.views.views.values():  # this process's own counts are exact and current
-            spectators[view.room] = spectators.get(view.room, 0) - view.spectators_reported + view.spectators()
-        rooms = [dict(e, spectators=max(0, spectators.get(room, 0))) for room, e in entries.items()
-                 if e.get("game") in self.games]
-        rooms.sort(key=lambda r: (r["game"], r["name"], r["room"]))
-        self._rooms_cache = (time.monotonic(), rooms)
-        return rooms
+        """The ``rooms`` message: the listed rooms (of ``game``) and the games hosted."""
+        return await self.room_list.message(game)
 
     def lobby_changed(self) -> None:
         """The room list changed (here or on another process): push it to the watchers."""
-        self._rooms_cache = None
-        if self._push_scheduled:
-            return
-        self._push_scheduled = True
-        asyncio.get_running_loop().call_later(0.05, lambda: self._background(self._push_lobby()))
-
-    async def _push_lobby(self) -> None:
-        self._push_scheduled = False
-        # each watcher's filter read once: a list_rooms may change it while we await (the
-        # watchers are kept apart: a push must not pass over every connection of the process)
-        watchers = [(s, None if s.watch_lobby is True else s.watch_lobby) for s in self._lobby_watchers]
-        if not watchers:
-            return
-        try:
-            messages = {g: await self.rooms_message(g) for g in {g for _, g in watchers}}
-        except UNAVAILABLE:
-            return
-        for s, g in watchers:
-            s.send(messages[g])
+        self.room_list.changed()
 
     def tell_player(self, player: str, message: dict[str, Any], close: bool = False) -> None:
         """A message for every connection of ``player`` here (sent by any process); with

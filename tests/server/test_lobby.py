@@ -461,15 +461,16 @@ async def test_a_lobby_watcher_changing_its_filter_during_a_push_gets_a_list(app
     a = await connect("alice")
     await a.request({"t": "list_rooms", "watch": True})
     session = next(s for s in app.sessions if s.player_id == a.player)
-    real = app.lobby.rooms_message
+    room_list = app.lobby.room_list
+    real = room_list.message
 
     async def slow(game):
         session.watch_lobby = "highcard"  # changed while the push awaits
         return await real(game)
 
-    app.lobby.rooms_message = slow
+    room_list.message = slow
     a.drain()
-    await app.lobby._push_lobby()
+    await room_list._push()
     assert (await a.expect("rooms"))["t"] == "rooms"
 
 
