@@ -22,7 +22,6 @@ from engine.game import Event, Game, event_for
 from ..aio import Background
 from ..cluster.directory import Directory
 from ..config import Settings
-from ..edge import auth
 from ..edge import messages as m
 from ..edge.gate import Gate
 from ..edge.protocol import CLOSE_POLICY, ProtocolError, error_message
@@ -53,6 +52,7 @@ from ..room.options import parse_room_options
 from ..room.view import RoomView, Views
 from ..store import UNAVAILABLE, Store
 from . import matchmaking
+from .identity import Identity
 from .room_list import RoomList
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ class Lobby:
         self.clock = clock
         self.gate = gate or Gate(settings)
         self.leagues = LeagueService(store, node, settings.max_league_runs)
-        self.identity = auth.IdentityVerifier.from_settings(settings)  # None: no sign-in
+        self.identify = Identity(store, settings, self.gate)
         self.stopping = False
         self._tasks = Background()  # presence updates, waits for a gone player's return, pushes
         self._background = self._tasks.spawn
@@ -310,31 +310,7 @@ class Lobby:
         ref = msg.ref
         if session.player_id is not None:
             raise ProtocolError("already_authenticated", "this connection already said hello")
-        if msg.id_token is not None:
-            player, name, token, wallet = await self._sign_in(msg.id_token)
-        elif msg.token is not None:
-            found = await self.store.player_by_token(msg.token)
-            if found is None:
-                raise ProtocolError("bad_token", "no player has this session token", "token")
-            player, name = found
-            if self.settings.auth_required and not await self.store.signed_in(player):
-                raise self._auth_required("this session token is an anonymous player's")
-            token = msg.token
-            wallet = await self.store.wallet(player)
-        elif msg.name is not None:
-            if self.settings.auth_required:
-                raise self._auth_required("anonymous players are not taken here")
-            name = " ".join(msg.name.split())
-            if not name or not name.isprintable():
-                raise ProtocolError("bad_message", "hello: name must contain printable characters", "name")
-            if not self.gate.new_player(session.address, time.monotonic()):
-                raise ProtocolError("rate_limited", "too many new players from your address; try again in a minute")
-            player, token, wallet = await self.store.create_player(name)
-        else:
-            raise ProtocolError("bad_message", "hello needs a name (new player) or a token (resume)", "name")
-        banned = await self.store.banned(player)
-        if banned is not None:
-            raise ProtocolError("banned", f"an operator banned this player: {banned}")
+        player, name, token, wallet = await self.identify.who(session, msg)
         held: list[tuple[RoomView, int]] = []
         for room in sorted(await self.store.seat_candidates(player)):
             view = await self.views.open(room)
@@ -359,30 +335,9 @@ class Lobby:
         """``pong``: the server clock, and how players sign in where the operator set it up
         (so that a page knows before its ``hello``)."""
         pong: dict[str, Any] = {"t": "pong", "time_ms": self.clock()}
-        if self.identity is not None:
-            s = self.settings
-            pong["sign_in"] = {"required": s.auth_required, **({"login_url": s.auth_login_url}
-                                                                 if s.auth_login_url else {})}
+        if (sign_in := self.identify.sign_in_info()) is not None:
+            pong["sign_in"] = sign_in
         return pong
-
-    async def _sign_in(self, id_token: str) -> tuple[str, str, str, int]:
-        """The player, name, session token and wallet an identity token signs in."""
-        if self.identity is None:
-            raise ProtocolError("bad_token", auth.REASONS["not_accepted"], "id_token", reason="not_accepted")
-        try:
-            who = await self.identity.verify(id_token)
-        except auth.TokenRejected as exc:
-            raise ProtocolError("bad_token", f"identity token: {exc.message}", "id_token", reason=exc.reason) from None
-        except auth.KeysUnavailable as exc:
-            log.warning("sign-in: %s", exc)
-            raise ProtocolError("auth_unavailable", "the identity token could not be checked now; retry") from None
-        player, token, wallet = await self.store.sign_in(auth.identity_key(who), who.issuer, who.subject, who.name)
-        return player, who.name, token, wallet
-
-    def _auth_required(self, why: str) -> ProtocolError:
-        login = self.settings.auth_login_url
-        extra = {"login_url": login} if login else {}
-        return ProtocolError("auth_required", f"{why}: sign in on the operator's site (hello with id_token)", **extra)
 
     def _game(self, name: str) -> Game:
         game = self.games.get(name)
