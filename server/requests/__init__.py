@@ -1,2 +1,3 @@
-"""Requests that are not a room's own: the lobby (identity, the room list, creating rooms,
-spectating, routing a room's requests to its owner) and quick matching."""
+"""Requests that are not a room's own: the lobby (each request to its handler, a room's to its
+owner), who a hello speaks for (identity), the shared room list and its watchers, quick
+matching."""

@@ -37,7 +37,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 
 from engine import fairness
@@ -82,6 +82,46 @@ class SeatInfo:
     bank_ms: int = 0  # what is left of the seat's time bank (room option time_bank_seconds)
 
 
+@dataclass(frozen=True)
+class LeagueState:
+    """A league match's room (see server/league/): the match id, its seed (secret until the
+    match ends), the deals to play and every seat's stack at the start of each hand. Its
+    decks come from the match seed; its seats are held (no leaving, no sitting out) and
+    reset to ``stack`` after each hand; it closes after ``hands`` hands. A sit-and-go
+    (``format`` ``"sng"``, a game with blinds) keeps the stacks instead: the blinds rise by
+    ``levels`` (``[small, big]`` pairs, ``level_hands`` hands each), a seat out of chips is
+    eliminated with its place (``places``: seat, as a string, -> place), and the room closes
+    when one seat holds every chip (or after ``hands`` hands, a safety cap: the rest placed
+    by stack). Stored as a plain map (:meth:`to_dict`), as before it was typed."""
+
+    match: str
+    seed: str
+    hands: int
+    stack: int
+    format: str = "deals"
+    levels: tuple[tuple[int, int], ...] = ()
+    level_hands: int = 1
+    places: dict[str, int] | None = None  # a sit-and-go's, once its first hand ended
+
+    @property
+    def sng(self) -> bool:
+        return self.format == "sng"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"match": self.match, "seed": self.seed, "hands": self.hands, "stack": self.stack}
+        if self.sng:
+            d.update(format="sng", levels=[list(level) for level in self.levels], level_hands=self.level_hands)
+        if self.places is not None:
+            d["places"] = dict(self.places)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LeagueState:
+        return cls(match=d["match"], seed=d.get("seed", ""), hands=int(d.get("hands", 0)), stack=int(d.get("stack", 0)),
+                   format=d.get("format", "deals"), levels=tuple(tuple(level) for level in d.get("levels", ())),
+                   level_hands=int(d.get("level_hands", 1)), places=d.get("places"))
+
+
 class Transfer(NamedTuple):
     """Chips owed to a wallet: a cash-out recorded by the change that freed the seat
     (``reason``: ``"left"`` or ``"busted"``), kept in ``Table.xout`` until the wallet side
@@ -120,16 +160,8 @@ class Table:
     # commitment is public), and the current or last hand's record, its seed included
     next_seed: str | None = None
     fair: dict[str, Any] | None = None
-    # a league match's room (see client_demo/league): {"match": id, "seed": the match
-    # seed (secret until the match ends), "hands": deals to play, "stack": every seat's
-    # stack at the start of each hand}. Its decks come from the match seed; its seats are
-    # held (no leaving, no sitting out) and reset to "stack" after each hand; it closes
-    # after "hands" hands. A sit-and-go ("format": "sng", Hold'em) keeps the stacks
-    # instead: the blinds rise by "levels" ([small, big] pairs, "level_hands" hands each),
-    # a seat out of chips is eliminated with its place ("places": seat -> place), and the
-    # room closes when one seat holds every chip (or after "hands" hands, a safety cap:
-    # the rest placed by stack).
-    league: dict[str, Any] | None = None
+    # a league match's room (see LeagueState), None for any other room
+    league: LeagueState | None = None
     creator: str | None = None  # the player who made the room: may remove seats and lock it
     locked: bool = False  # locked by its creator: nobody new sits down (watching is open)
     closing: bool = False  # an operator closes it once the hand being played is over
@@ -235,7 +267,7 @@ def can_start(table: Table, game: Game) -> bool:
     return (
         not playing(table)
         and not table.closed
-        and (league is None or table.hand_no < league["hands"])
+        and (league is None or table.hand_no < league.hands)
         and len(ready) >= needed
         and (league is not None or any(not table.seats[i].bot and table.seats[i].auto is None  # type: ignore[union-attr]
                                        for i in ready))
@@ -643,11 +675,11 @@ def _league_deal(table: Table, game: Game) -> tuple[list[int], dict[str, Any]]:
     league = table.league
     assert league is not None
     deal = table.hand_no + 1
-    seed = fairness.match_hand_seed(league["seed"], league["match"], deal)
-    table.next_seed = fairness.match_hand_seed(league["seed"], league["match"], deal + 1)
-    deck = fairness.derive_deck(seed, league["match"], deal, [], game.deck_size)
+    seed = fairness.match_hand_seed(league.seed, league.match, deal)
+    table.next_seed = fairness.match_hand_seed(league.seed, league.match, deal + 1)
+    deck = fairness.derive_deck(seed, league.match, deal, [], game.deck_size)
     proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": [],
-             "deck_size": game.deck_size, "server_seed": seed, "context": league["match"]}
+             "deck_size": game.deck_size, "server_seed": seed, "context": league.match}
     return deck, proof
 
 
@@ -784,15 +816,15 @@ def sng_level(table: Table) -> int:
     """A sit-and-go's level (from 0) for the next hand."""
     league = table.league
     assert league is not None
-    return min(table.hand_no // league["level_hands"], len(league["levels"]) - 1)
+    return min(table.hand_no // league.level_hands, len(league.levels) - 1)
 
 
 def sng_blinds(table: Table) -> dict[str, int]:
     """A sit-and-go's blinds for the next hand (its level), else nothing to override."""
     league = table.league
-    if league is None or league.get("format") != "sng":
+    if league is None or not league.sng:
         return {}
-    small, big = league["levels"][sng_level(table)]
+    small, big = league.levels[sng_level(table)]
     return {"small_blind": small, "big_blind": big}
 
 
@@ -802,7 +834,7 @@ def _sng_places(table: Table, over: bool) -> list[Event]:
     same place). Once ``over``, the seats still in are placed by stack the same way."""
     league = table.league
     assert league is not None
-    places: dict[str, int] = dict(league.get("places", {}))  # a new dict: clone() shares league
+    places: dict[str, int] = dict(league.places or {})  # a new dict: clone() shares league
     start = table.hand.start_stacks
     alive = [i for i, s in enumerate(table.seats) if s is not None and s.stack > 0]
     out = [i for i, s in enumerate(table.seats) if s is not None and s.stack == 0 and str(i) not in places]
@@ -816,7 +848,7 @@ def _sng_places(table: Table, over: bool) -> list[Event]:
             places[str(i)] = place
             events.append({"type": "eliminated" if i in out else "placed", "seat": i,
                            "player": table.seats[i].player, "place": place})  # type: ignore[union-attr]
-    table.league = {**league, "places": places}
+    table.league = replace(league, places=places)
     return events
 
 
@@ -828,11 +860,11 @@ def _league_hand_ended(table: Table) -> list[Event]:
     places the seats it eliminates, and is over when one seat has every chip."""
     league = table.league
     assert league is not None
-    sng = league.get("format") == "sng"
+    sng = league.sng
     alive = sum(1 for s in table.seats if s is not None and s.stack > 0)
-    over = table.hand_no >= league["hands"] or (sng and alive <= 1)
+    over = table.hand_no >= league.hands or (sng and alive <= 1)
     events: list[Event] = _sng_places(table, over) if sng else []
-    target = 0 if over else league["stack"]  # the match's chips leave with the match
+    target = 0 if over else league.stack  # the match's chips leave with the match
     for i, info in enumerate(table.seats):
         if info is not None and info.stack != target and (over or not sng):
             amount = target - info.stack
@@ -851,10 +883,10 @@ def public_league(table: Table) -> dict[str, Any] | None:
     if table.league is None:
         return None
     league = table.league
-    shown = {"match": league["match"], "hands": league["hands"]}
-    if league.get("format") == "sng":
+    shown: dict[str, Any] = {"match": league.match, "hands": league.hands}
+    if league.sng:
         shown.update(format="sng", level=sng_blinds(table), level_no=sng_level(table) + 1,
-                     places=league.get("places", {}))
+                     places=league.places or {})
     return shown
 
 
@@ -954,7 +986,7 @@ def to_dict(table: Table, game: Game) -> dict[str, Any]:
         "closed": table.closed,
         "next_seed": table.next_seed,
         "fair": table.fair,
-        "league": table.league,
+        "league": table.league.to_dict() if table.league is not None else None,
     }
 
 
@@ -981,7 +1013,7 @@ def from_dict(d: dict[str, Any], game: Game) -> Table:
         closed=d.get("closed", False),
         next_seed=d.get("next_seed"),  # absent in snapshots written before fair deals
         fair=d.get("fair"),
-        league=d.get("league"),  # absent in snapshots written before leagues
+        league=LeagueState.from_dict(d["league"]) if d.get("league") else None,  # absent before leagues
         chat=list(d.get("chat", ())),  # absent while nobody talked
         creator=d.get("creator"),  # absent in rooms made before moderation
         locked=d.get("locked", False),

@@ -164,7 +164,7 @@ def test_the_server_sets_a_disconnected_players_seat_to_auto_play():
 
 def test_a_league_seat_is_never_auto_played():
     c = dealt("holdem", 3)
-    c.table.league = {"match": "m", "seed": "s", "hands": 5, "stack": 1000}
+    c.table.league = tbl.LeagueState("m", "s", 5, 1000)
     refused = c.handle(AutoPlay(origin("p0"), True), T0)
     assert isinstance(refused, Reply) and refused.msg["code"] == "league_seat"
     seat = c.table.hand.to_act

@@ -112,7 +112,7 @@ def test_a_sit_and_go_keeps_stacks_raises_blinds_eliminates_and_places_everyone(
     assert sorted(e["place"] for e in placed) == [1, 2, 3] or len({e["place"] for e in placed}) < 3  # ties share
     assert [e["type"] for e in placed][-1] == "placed" and placed[-1]["place"] == 1
     assert {e["seat"] for e in placed} == {0, 1, 2}
-    assert core.table.league["places"] == {str(e["seat"]): e["place"] for e in placed}
+    assert core.table.league.places == {str(e["seat"]): e["place"] for e in placed}
     assert {"type": "room_closed", "reason": "match_over"} in events
     assert all(s.stack == 0 for s in core.table.seats)  # the chips leave with the match
     out = [e for e in events if e["type"] == "eliminated"]
