@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import bots  # noqa: E402
 from server.games import GAMES  # noqa: E402
 from server.room import table as tbl  # noqa: E402
-from server.room.core import Act, Change, Join, Leave, Origin, RoomCore  # noqa: E402
+from server.room.core import ActCommand, Change, JoinCommand, LeaveCommand, Origin, RoomCore  # noqa: E402
 from server.room.log import needs_snapshot  # noqa: E402
 from server.room.options import parse_room_options  # noqa: E402
 from server.room.view import RoomView  # noqa: E402
@@ -78,7 +78,7 @@ class Bench:
         self.actions = 0
         self.seconds = {"core": 0.0, "store": 0.0, "views": 0.0}
         for player in self.players:
-            self.store(self.decide(lambda p=player: self.core.handle(Join(self.origin(p)), self.now)))
+            self.store(self.decide(lambda p=player: self.core.handle(JoinCommand(self.origin(p)), self.now)))
         for i, player in enumerate(self.players):
             viewer = Viewer(i, player)
             self.view.viewers[viewer.id] = viewer  # type: ignore[assignment]
@@ -119,7 +119,7 @@ class Bench:
         for player in self.players:
             seat = tbl.seat_of(self.core.table, player)
             if seat is None:
-                out = self.decide(lambda p=player: self.core.handle(Join(self.origin(p)), self.now))
+                out = self.decide(lambda p=player: self.core.handle(JoinCommand(self.origin(p)), self.now))
                 if isinstance(out, Change):
                     self.store(out)
 
@@ -127,7 +127,7 @@ class Bench:
         """Every player leaves (between hands), to buy in again."""
         for player in self.players:
             if tbl.seat_of(self.core.table, player) is not None:
-                out = self.decide(lambda p=player: self.core.handle(Leave(self.origin(p)), self.now))
+                out = self.decide(lambda p=player: self.core.handle(LeaveCommand(self.origin(p)), self.now))
                 if isinstance(out, Change):
                     self.store(out)
 
@@ -152,7 +152,7 @@ class Bench:
             if action is None:  # nothing this seat may do: its clock runs out
                 self.now = max(self.now + 1, self.core.wake_ms() or 0)
                 continue
-            act = Act(self.origin(player), action, f"a{self.actions}")
+            act = ActCommand(self.origin(player), action, f"a{self.actions}")
             out = self.decide(lambda a=act: self.core.handle(a, self.now))
             if not isinstance(out, Change):
                 raise SystemExit(f"the core refused a legal action: {out.msg}")

@@ -34,16 +34,16 @@ from engine.game import Game
 from server.records.history import Entry, history_reply, split_hands
 from server.room import table as tbl
 from server.room.core import (
-    Act,
+    ActCommand,
     Change,
-    Join,
-    Leave,
+    JoinCommand,
+    LeaveCommand,
     Origin,
     Reply,
     RoomCore,
-    Say,
-    SitIn,
-    SitOut,
+    SayCommand,
+    SitInCommand,
+    SitOutCommand,
     left_message,
 )
 from server.room.options import parse_room_options
@@ -265,7 +265,7 @@ class ScanRoom:
         idle = [v for v in self.viewers if v.player_id not in sitting and v.id in self.view.viewers]
         viewer = self.rng.choice(idle) if idle and self.rng.random() < 0.5 else self.new_viewer()
         buy_in = self.rng.choice((None, 60, 200, 1000, 5000))
-        self.command(viewer, lambda o: Join(o, seat, buy_in))
+        self.command(viewer, lambda o: JoinCommand(o, seat, buy_in))
 
     def _trim_watchers(self) -> None:
         """Former players beyond :data:`WATCHERS` stop watching (the spectator stays)."""
@@ -282,13 +282,13 @@ class ScanRoom:
             roll = rng.random()
             info = self.core.table.seats[tbl.seat_of(self.core.table, v.player_id)]
             if roll < 0.07:
-                self.command(v, Leave)
+                self.command(v, LeaveCommand)
                 if rng.random() < 0.3:  # and stops watching
                     self.view.viewers.pop(v.id, None)
             elif roll < 0.09 and info is not None and not info.sitting_out:
-                self.command(v, SitOut)
+                self.command(v, SitOutCommand)
             elif info is not None and info.sitting_out and roll < 0.5:
-                self.command(v, SitIn)
+                self.command(v, SitInCommand)
         free = [i for i, s in enumerate(self.core.table.seats) if s is None]
         for seat in free:
             if rng.random() < 0.6:
@@ -313,7 +313,7 @@ class ScanRoom:
         action = bots.decide(self.game.name, viewer.strategy, snap["view"], self.rng)
         if action is None:
             return False
-        self.command(viewer, lambda o: Act(o, action, f"a{snap['version']}"))
+        self.command(viewer, lambda o: ActCommand(o, action, f"a{snap['version']}"))
         return True
 
     def chat(self) -> None:
@@ -322,7 +322,7 @@ class ScanRoom:
         seated = self.seated()
         speaker = self.rng.choice(seated)[1] if seated and self.rng.random() < 0.8 else self.viewers[0]
         text = self.rng.choice(CHAT_LINES)
-        self.command(speaker, lambda o: Say(o, text, spectator=speaker.id in self.view.viewers))
+        self.command(speaker, lambda o: SayCommand(o, text, spectator=speaker.id in self.view.viewers))
 
     def step(self) -> bool:
         """One thing happens; False when nothing could."""
@@ -335,7 +335,7 @@ class ScanRoom:
         roll = self.rng.random()
         if human is not None and roll < 0.97:
             if roll < 0.008:
-                self.command(human, Leave)  # mid-hand: the seat is kept until the hand ends
+                self.command(human, LeaveCommand)  # mid-hand: the seat is kept until the hand ends
             elif self.act(human):
                 return True
         wake = self.core.wake_ms()
@@ -361,11 +361,11 @@ class ScanRoom:
         for _, v in self.seated():
             info = self.core.table.seats[tbl.seat_of(self.core.table, v.player_id)]
             if info is not None and info.sitting_out:
-                self.command(v, SitIn)
+                self.command(v, SitInCommand)
                 return
         seated = self.seated()
         if seated:
-            self.command(self.rng.choice(seated)[1], Leave)
+            self.command(self.rng.choice(seated)[1], LeaveCommand)
 
     def play(self, hands: int) -> int:
         """Play until ``hands`` hands have ended (or the room is stuck); returns the count."""

@@ -39,7 +39,7 @@ from ..room.actor import Lease, RoomActor
 from ..room.core import (
     ROOM_ANSWER,
     Command,
-    Join,
+    JoinCommand,
     Origin,
     RoomCore,
     command_from_wire,
@@ -126,7 +126,7 @@ class Directory:
 
     def _again(self, session: Session, req: OpenRequest, origin: Origin) -> None:
         req.tries += 1
-        if isinstance(req.command, Join):  # the try that timed out may have seated the player
+        if isinstance(req.command, JoinCommand):  # the try that timed out may have seated the player
             req.command = dataclasses.replace(req.command, again=True)
         if req.tries >= MAX_TRIES or self.stopping:
             if self.sessions.claim(origin.conn, origin.seq) is not None:

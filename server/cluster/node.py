@@ -32,7 +32,7 @@ from ..aio import cancel_and_wait, stop_if_cancelled
 from ..config import Settings
 from ..edge.session import Sessions
 from ..metrics import Metrics
-from ..room.core import Settle
+from ..room.core import SettleCommand
 from ..room.view import PRESENCE_REFRESH_SECONDS, Views
 from ..store import UNAVAILABLE, Store, unpack
 from ..store.pubsub import pubsub_for
@@ -432,7 +432,7 @@ class Node:
                 await self.store.forget_transfer(player, xid)
                 continue
             room, amount = entry
-            answer = await self.directory.ask(room, lambda o, x=xid: Settle(o, x),
+            answer = await self.directory.ask(room, lambda o, x=xid: SettleCommand(o, x),
                                               timeout=self.settings.forward_timeout)
             if answer is None:
                 continue

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..cluster.directory import Directory
 from ..room import table as tbl
-from ..room.core import Close, Command, Leave, Origin, RemoveSeat
+from ..room.core import CloseCommand, Command, LeaveCommand, Origin, RemoveSeatCommand
 from ..room.view import Views
 from ..store import Store
 from .admin_api import ApiError
@@ -64,12 +64,12 @@ class Moderation:
     async def close_room(self, room: str, reason: str) -> dict[str, Any]:
         """Every person's seat freed and paid out, and the room closed: at once between
         hands, else when the hand being played ends (``pending``)."""
-        done = await self._ask(room, lambda o: Close(o, reason))
+        done = await self._ask(room, lambda o: CloseCommand(o, reason))
         await self.store.audit("close_room", room, OPERATOR, reason, {"pending": done.get("pending", False)})
         return {"ok": True, "room": room, "pending": done.get("pending", False)}
 
     async def remove_seat(self, room: str, seat: int, reason: str) -> dict[str, Any]:
-        await self._ask(room, lambda o: RemoveSeat(o, seat, operator=True))
+        await self._ask(room, lambda o: RemoveSeatCommand(o, seat, operator=True))
         await self.store.audit("remove_seat", room, OPERATOR, reason, {"seat": seat})
         return {"ok": True, "room": room, "seat": seat}
 
@@ -105,7 +105,7 @@ class Moderation:
         rooms = sorted(await self.store.seat_candidates(player))
         left = []
         for room in rooms:
-            reply = await self.directory.ask(room, lambda o: Leave(o, player=player), timeout=self.timeout)
+            reply = await self.directory.ask(room, lambda o: LeaveCommand(o, player=player), timeout=self.timeout)
             if reply is not None and reply.get("t") != "error":
                 left.append(room)
         await self.store.audit("ban", player, OPERATOR, reason, {"rooms": left})

@@ -33,19 +33,19 @@ from ..records.history import Entry, history_reply, split_hands
 from ..records.record import record_message
 from ..room import table as tbl
 from ..room.core import (
-    Act,
-    AddBot,
-    AutoPlay,
+    ActCommand,
+    AddBotCommand,
+    AutoPlayCommand,
     Command,
-    Join,
-    Leave,
-    Lock,
-    RemoveSeat,
-    Say,
-    SetSeed,
-    Show,
-    SitIn,
-    SitOut,
+    JoinCommand,
+    LeaveCommand,
+    LockCommand,
+    RemoveSeatCommand,
+    SayCommand,
+    SetSeedCommand,
+    ShowCommand,
+    SitInCommand,
+    SitOutCommand,
     lobby_summary,
 )
 from ..room.options import parse_room_options
@@ -145,7 +145,7 @@ class Lobby:
                 seat = view.seat_of(player) if view is not None else None
                 if seat is None or view.table.seats[seat].auto is not None:  # type: ignore[union-attr]
                     continue  # stood up meanwhile, or auto-played already
-                await self.directory.ask(room, lambda o: AutoPlay(o, True, player, "disconnected"),
+                await self.directory.ask(room, lambda o: AutoPlayCommand(o, True, player, "disconnected"),
                                          timeout=self.settings.forward_timeout)
         except UNAVAILABLE:
             return
@@ -230,21 +230,23 @@ class Lobby:
         """The room command a room request asks for (decided by the room's owner)."""
         origin = self.directory.origin(session, msg.ref)
         if isinstance(msg, m.Join):
-            return Join(origin, msg.seat, msg.buy_in, msg.code, msg.seed)
+            return JoinCommand(origin, msg.seat, msg.buy_in, msg.code, msg.seed)
         if isinstance(msg, m.Act):
-            return Act(origin, msg.action, msg.id)
+            return ActCommand(origin, msg.action, msg.id)
         if isinstance(msg, m.SetSeed):
-            return SetSeed(origin, msg.seed)
+            return SetSeedCommand(origin, msg.seed)
         if isinstance(msg, m.AutoPlay):
-            return AutoPlay(origin, msg.on)
+            return AutoPlayCommand(origin, msg.on)
         if isinstance(msg, m.RemoveSeat):
-            return RemoveSeat(origin, msg.seat)
+            return RemoveSeatCommand(origin, msg.seat)
         if isinstance(msg, m.Lock):
-            return Lock(origin, msg.locked)
+            return LockCommand(origin, msg.locked)
         if isinstance(msg, m.Say):
             view = self.views.get(msg.room)
-            return Say(origin, msg.text, spectator=view is not None and session.id in view.viewers)
-        return {m.Leave: Leave, m.SitOut: SitOut, m.SitIn: SitIn, m.Show: Show, m.AddBot: AddBot}[type(msg)](origin)
+            return SayCommand(origin, msg.text, spectator=view is not None and session.id in view.viewers)
+        plain = {m.Leave: LeaveCommand, m.SitOut: SitOutCommand, m.SitIn: SitInCommand, m.Show: ShowCommand,
+                 m.AddBot: AddBotCommand}
+        return plain[type(msg)](origin)
 
     async def _spectate(self, session: Session, msg: m.Spectate | m.Sync) -> None:
         view = await self._view(msg.room)
@@ -435,7 +437,7 @@ class Lobby:
                 view, _ = await self._new_room(session, game, options, config)
                 await self.store.set_quick_match_room(bucket, view.room)
             origin = self.directory.origin(session, msg.ref)
-            await self.directory.request(session, view.room, Join(origin, None, msg.buy_in, None, msg.seed))
+            await self.directory.request(session, view.room, JoinCommand(origin, None, msg.buy_in, None, msg.seed))
             for _ in range(round(QUICK_MATCH_WAIT / 0.01)):  # the next request must see this seat taken
                 if view.seat_of(session.player_id) is not None or origin.seq not in session.requests:
                     break

@@ -21,7 +21,7 @@ table remembers its side of each transfer until the other side is known to be do
   change that seats the player lists the entry's id in ``table.xin``; once the journal
   entry is closed (:meth:`RoomCore.buy_in_closed`) the next change drops the id. A
   journal entry whose id is not in ``xin`` was never stored here: the sweeper refunds it
-  (:class:`Settle` asks).
+  (:class:`SettleCommand` asks).
 * a cash-out (:class:`Payout`) is recorded in ``table.xout`` by the change that frees
   the seat; the wallet is paid afterwards (idempotently); once paid
   (:meth:`RoomCore.paid_out`) the next change drops the entry and tells the wallet side
@@ -69,7 +69,7 @@ class Origin:
 
 
 @dataclass(frozen=True)
-class Join:
+class JoinCommand:
     kind: ClassVar[str] = "join"
     origin: Origin
     seat: int | None = None
@@ -82,7 +82,7 @@ class Join:
 
 
 @dataclass(frozen=True)
-class Leave:
+class LeaveCommand:
     """Free my seat (at once between hands, else when the hand ends). Sent by the server
     itself for a banned player (``player`` set, origin internal)."""
 
@@ -92,19 +92,19 @@ class Leave:
 
 
 @dataclass(frozen=True)
-class SitOut:
+class SitOutCommand:
     kind: ClassVar[str] = "sit_out"
     origin: Origin
 
 
 @dataclass(frozen=True)
-class SitIn:
+class SitInCommand:
     kind: ClassVar[str] = "sit_in"
     origin: Origin
 
 
 @dataclass(frozen=True)
-class Show:
+class ShowCommand:
     """Show my cards of the hand just over (a muck, a fold: the game's ``show``)."""
 
     kind: ClassVar[str] = "show"
@@ -112,7 +112,7 @@ class Show:
 
 
 @dataclass(frozen=True)
-class AddBot:
+class AddBotCommand:
     """A server bot in a free seat, asked by a player seated here: someone alone at a
     table need not wait for another person to play."""
 
@@ -121,7 +121,7 @@ class AddBot:
 
 
 @dataclass(frozen=True)
-class AutoPlay:
+class AutoPlayCommand:
     """Hand my seat to the server's auto-play (``on``) or take it back. Sent by the server
     itself (``player`` set, origin internal) when a player's last connection closes."""
 
@@ -133,14 +133,14 @@ class AutoPlay:
 
 
 @dataclass(frozen=True)
-class SetSeed:
+class SetSeedCommand:
     kind: ClassVar[str] = "set_seed"
     origin: Origin
     seed: str
 
 
 @dataclass(frozen=True)
-class Act:
+class ActCommand:
     kind: ClassVar[str] = "act"
     origin: Origin
     action: dict[str, Any]
@@ -148,7 +148,7 @@ class Act:
 
 
 @dataclass(frozen=True)
-class Say:
+class SayCommand:
     """A line in the room's chat (its text tidied by :func:`table.chat_text`). ``spectator``:
     the requester watches the room (its process knows), which counts where the room lets
     spectators talk."""
@@ -160,7 +160,7 @@ class Say:
 
 
 @dataclass(frozen=True)
-class RemoveSeat:
+class RemoveSeatCommand:
     """The room's creator frees someone else's seat between its hands (chips to the wallet);
     or an operator does (``operator``: sent by the server itself, never by a client)."""
 
@@ -171,7 +171,7 @@ class RemoveSeat:
 
 
 @dataclass(frozen=True)
-class Close:
+class CloseCommand:
     """An operator closes the room: every person's seat freed and paid out, at once
     between hands, else when the hand being played ends. Sent by the server itself."""
 
@@ -181,7 +181,7 @@ class Close:
 
 
 @dataclass(frozen=True)
-class Lock:
+class LockCommand:
     """The room's creator locks the room (nobody new sits down) or opens it again."""
 
     kind: ClassVar[str] = "lock"
@@ -190,7 +190,7 @@ class Lock:
 
 
 @dataclass(frozen=True)
-class Settle:
+class SettleCommand:
     """Was buy-in ``xid`` stored in this room? (asked by the transfer sweeper)"""
 
     kind: ClassVar[str] = "settle"
@@ -198,10 +198,15 @@ class Settle:
     xid: str
 
 
-Command = (Join | Leave | SitOut | SitIn | Show | AddBot | AutoPlay | SetSeed | Act | Say | RemoveSeat | Lock
-           | Close | Settle)
-COMMANDS: dict[str, type] = {c.kind: c for c in (Join, Leave, SitOut, SitIn, Show, AddBot, AutoPlay, SetSeed, Act,
-                                                 Say, RemoveSeat, Lock, Close, Settle)}
+#: what a room is asked to do: each named ``...Command``, apart from the client's message
+#: of the same request (``server/edge/messages.py``: ``Join`` is the message, ``JoinCommand``
+#: the command the lobby makes of it, with its Origin)
+Command = (JoinCommand | LeaveCommand | SitOutCommand | SitInCommand | ShowCommand | AddBotCommand
+           | AutoPlayCommand | SetSeedCommand | ActCommand | SayCommand | RemoveSeatCommand | LockCommand
+           | CloseCommand | SettleCommand)
+COMMANDS: dict[str, type] = {c.kind: c for c in (
+    JoinCommand, LeaveCommand, SitOutCommand, SitInCommand, ShowCommand, AddBotCommand, AutoPlayCommand,
+    SetSeedCommand, ActCommand, SayCommand, RemoveSeatCommand, LockCommand, CloseCommand, SettleCommand)}
 
 
 def command_to_wire(cmd: Command) -> dict[str, Any]:
@@ -354,12 +359,13 @@ class RoomCore:
 
     def _handle(self, cmd: Command, now: int) -> Change | Reply:
         origin = cmd.origin
-        if isinstance(cmd, Settle):
+        if isinstance(cmd, SettleCommand):
             return Reply(origin, _with_ref(
                 {"t": "_settled", "xid": cmd.xid, "applied": cmd.xid in self.table.xin}, origin.ref))
-        whose = cmd.player if isinstance(cmd, AutoPlay | Leave) and cmd.player is not None else origin.player
+        seat_of_another = isinstance(cmd, AutoPlayCommand | LeaveCommand) and cmd.player is not None
+        whose = cmd.player if seat_of_another else origin.player
         seat = tbl.seat_of(self.table, whose)
-        if isinstance(cmd, Join):
+        if isinstance(cmd, JoinCommand):
             tbl.check_open(self.table)
             if not tbl.may_enter(self.table, origin.player, cmd.code):
                 raise ProtocolError("bad_code", "this room is private: ask its players for the join code", "code")
@@ -377,45 +383,46 @@ class RoomCore:
             t.xin.append(xid)
             return self._change(t, events, "join", forget, origin, [Answer(origin, "room")],
                                 debit=Debit(xid, origin.player, buy_in))
-        if isinstance(cmd, Say):
+        if isinstance(cmd, SayCommand):
             return self._say(cmd, seat, now)
-        if isinstance(cmd, RemoveSeat | Lock | Close):  # the creator or an operator moderates
+        if isinstance(cmd, RemoveSeatCommand | LockCommand | CloseCommand):  # the creator or an operator moderates
             tbl.check_open(self.table)
             t, forget = self._draft()
-            if isinstance(cmd, Close):
+            if isinstance(cmd, CloseCommand):
                 events = tbl.close(t, "operator")
                 done = {"t": "_done", "room": self.room, "pending": not t.closed}
                 return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "msg", done)])
-            if isinstance(cmd, RemoveSeat):
+            if isinstance(cmd, RemoveSeatCommand):
                 events = tbl.remove_seat(t, None if cmd.operator else origin.player, cmd.seat)
             else:
                 events = tbl.lock(t, origin.player, cmd.locked)
-            answer = Answer(origin, "msg", {"t": "_done", "room": self.room}) if isinstance(cmd, RemoveSeat) \
+            answer = Answer(origin, "msg", {"t": "_done", "room": self.room}) if isinstance(cmd, RemoveSeatCommand) \
                 and cmd.operator else Answer(origin, "room")
             return self._change(t, events, cmd.kind, forget, origin, [answer])
         if seat is None:
             raise ProtocolError("not_seated", "you hold no seat in this room")
-        if self.table.league is not None and isinstance(cmd, Leave | SitOut | AutoPlay) and not self.table.closed:
+        held = isinstance(cmd, LeaveCommand | SitOutCommand | AutoPlayCommand)
+        if self.table.league is not None and held and not self.table.closed:
             raise ProtocolError("league_seat", "a league seat is held until the match ends; while you are "
                                 "away the game's timeout action plays your turns")
-        if isinstance(cmd, Leave):
+        if isinstance(cmd, LeaveCommand):
             return self._leave(seat, origin, internal=cmd.player is not None)
-        if isinstance(cmd, AddBot):
+        if isinstance(cmd, AddBotCommand):
             if self.table.league is not None:
                 raise ProtocolError("league_seat", "a league match is played by its entrants only")
             if all(s is not None for s in self.table.seats):
                 raise ProtocolError("room_full", "every seat is taken")
             t, forget = self._draft()
             return self._change(t, tbl.seat_bots(t, 1), "add_bot", forget, origin, [Answer(origin, "room")])
-        if isinstance(cmd, SetSeed):
+        if isinstance(cmd, SetSeedCommand):
             t, forget = self._draft()
             t.seats[seat].seed = cmd.seed  # type: ignore[union-attr]
             return self._change(t, [], "set_seed", forget, origin, [Answer(origin, "room")])
-        if isinstance(cmd, Show):
+        if isinstance(cmd, ShowCommand):
             t, forget = self._draft()
             events = tbl.show(t, self.game, seat)
             return self._change(t, events, "show", forget, origin, [Answer(origin, "room")])
-        if isinstance(cmd, AutoPlay):
+        if isinstance(cmd, AutoPlayCommand):
             if cmd.reason not in tbl.AUTO_REASONS:
                 raise ProtocolError("bad_message", f"reason must be one of {', '.join(tbl.AUTO_REASONS)}")
             t, forget = self._draft()
@@ -424,11 +431,11 @@ class RoomCore:
             answer = Answer(origin, "room") if cmd.player is None else \
                 Answer(origin, "msg", {"t": "_auto_play", "room": self.room})
             return self._change(t, events, cmd.kind, forget, origin, [answer])
-        if isinstance(cmd, SitOut | SitIn):
+        if isinstance(cmd, SitOutCommand | SitInCommand):
             t, forget = self._draft()
-            events = tbl.sit_out(t, seat, now) if isinstance(cmd, SitOut) else tbl.sit_in(t, seat)
+            events = tbl.sit_out(t, seat, now) if isinstance(cmd, SitOutCommand) else tbl.sit_in(t, seat)
             return self._change(t, events, cmd.kind, forget, origin, [Answer(origin, "room")])
-        assert isinstance(cmd, Act)
+        assert isinstance(cmd, ActCommand)
         version = tbl.find_answer(self.table, origin.player, cmd.action_id)
         if version is not None:
             return Reply(origin, _with_ref(
@@ -442,7 +449,7 @@ class RoomCore:
         tbl.remember_answer(t, origin.player, cmd.action_id, t.version + 1)
         return self._change(t, events, "act", forget, origin, [Answer(origin, "ack", cmd.action_id)])
 
-    def _say(self, cmd: Say, seat: int | None, now: int) -> Change:
+    def _say(self, cmd: SayCommand, seat: int | None, now: int) -> Change:
         """A chat line: from a seated player, or a spectator where the room allows it."""
         tbl.check_open(self.table)
         if seat is None and not (cmd.spectator and self.table.options.get("spectator_chat")):

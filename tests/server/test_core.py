@@ -10,18 +10,18 @@ import random
 
 from server.room import table as tbl
 from server.room.core import (
-    Act,
-    AddBot,
+    ActCommand,
+    AddBotCommand,
     Answer,
     Change,
-    Join,
-    Leave,
+    JoinCommand,
+    LeaveCommand,
     Origin,
     Reply,
     RoomCore,
-    Settle,
-    SitIn,
-    SitOut,
+    SettleCommand,
+    SitInCommand,
+    SitOutCommand,
     command_from_wire,
     command_to_wire,
     lobby_summary,
@@ -57,14 +57,14 @@ def store(c: RoomCore, out: Change | Reply) -> Change:
 
 def seated(c: RoomCore) -> None:
     for p in ("a", "b"):
-        ch = store(c, c.handle(Join(origin(p)), 0))
+        ch = store(c, c.handle(JoinCommand(origin(p)), 0))
         c.buy_in_closed(ch.debit.xid)
 
 
 def test_a_join_is_a_change_with_a_buy_in_to_take_first_and_the_snapshot_as_answer():
     c = core()
     o = origin("a")
-    out = c.handle(Join(o, seat=1, buy_in=300), now=0)
+    out = c.handle(JoinCommand(o, seat=1, buy_in=300), now=0)
     assert isinstance(out, Change) and out.kind == "join"
     assert out.debit.player == "a" and out.debit.amount == 300 and out.debit.xid == "x1"
     assert out.answers == [Answer(o, "room")]
@@ -79,12 +79,12 @@ def test_a_refused_request_is_a_reply_naming_the_room_and_changes_nothing():
     seated(c)
     before = c.table
     o = origin("c")
-    out = c.handle(Join(o), 0)
+    out = c.handle(JoinCommand(o), 0)
     assert out == Reply(o, {"t": "error", "code": "room_full", "message": "every seat is taken",
                             "ref": o.ref, "room": "r-1"})
-    out = c.handle(Act(origin("c"), {"type": "fold"}, "1"), 0)
+    out = c.handle(ActCommand(origin("c"), {"type": "fold"}, "1"), 0)
     assert out.msg["code"] == "not_seated"
-    out = c.handle(Act(origin("a"), {"type": "fold"}, "1"), 0)
+    out = c.handle(ActCommand(origin("a"), {"type": "fold"}, "1"), 0)
     assert out.msg["code"] == "no_hand"
     assert c.table is before
 
@@ -108,11 +108,11 @@ def test_an_action_is_answered_with_an_ack_and_a_resent_id_gets_the_same_version
     seated(c)
     store(c, c.due(0))
     o = origin("b")
-    ch = store(c, c.handle(Act(o, {"type": "bet", "amount": 5}, "bet-1"), 5))
+    ch = store(c, c.handle(ActCommand(o, {"type": "bet", "amount": 5}, "bet-1"), 5))
     assert ch.answers == [Answer(o, "ack", "bet-1")]
-    again = c.handle(Act(origin("b"), {"type": "bet", "amount": 5}, "bet-1"), 6)
+    again = c.handle(ActCommand(origin("b"), {"type": "bet", "amount": 5}, "bet-1"), 6)
     assert isinstance(again, Reply) and again.msg["t"] == "ack" and again.msg["version"] == ch.table.version
-    wrong = c.handle(Act(origin("b"), {"type": "bet", "amount": 5}, "bet-2"), 6)
+    wrong = c.handle(ActCommand(origin("b"), {"type": "bet", "amount": 5}, "bet-2"), 6)
     assert wrong.msg["code"] == "not_your_turn"
 
 
@@ -120,26 +120,26 @@ def test_a_leave_between_hands_owes_the_stack_to_the_wallet_until_paid():
     c = core()
     seated(c)
     o = origin("a")
-    ch = store(c, c.handle(Leave(o), 0))
+    ch = store(c, c.handle(LeaveCommand(o), 0))
     assert ch.answers == []  # the answer is the 'left' message, sent once the wallet is paid
     [p] = ch.payouts
     assert (p.player, p.amount, p.seat, p.reason, p.origin) == ("a", 100, 0, "left", o)
     assert c.table.xout == [tbl.Transfer(p.xid, "a", 100, 0, "left")] and c.unpaid() == [p.__class__(p.xid, "a", 100, 0, "left")]
     c.paid_out(p.xid)
     assert c.unpaid() == []
-    nxt = store(c, c.handle(SitOut(origin("b")), 1))  # the next change drops what both sides settled
+    nxt = store(c, c.handle(SitOutCommand(origin("b")), 1))  # the next change drops what both sides settled
     assert c.table.xout == [] and nxt.forget == [("a", p.xid)]
 
 
 def test_a_buy_in_stays_listed_until_its_journal_entry_is_closed_and_settle_says_so():
     c = core()
-    ch = store(c, c.handle(Join(origin("a")), 0))
+    ch = store(c, c.handle(JoinCommand(origin("a")), 0))
     xid = ch.debit.xid
-    answer = c.handle(Settle(origin("sweeper"), xid), 0)
+    answer = c.handle(SettleCommand(origin("sweeper"), xid), 0)
     assert answer.msg == {"t": "_settled", "xid": xid, "applied": True, "ref": answer.origin.ref}
-    assert c.handle(Settle(origin("sweeper"), "x-never"), 0).msg["applied"] is False
+    assert c.handle(SettleCommand(origin("sweeper"), "x-never"), 0).msg["applied"] is False
     c.buy_in_closed(xid)
-    store(c, c.handle(Join(origin("b")), 0))
+    store(c, c.handle(JoinCommand(origin("b")), 0))
     assert xid not in c.table.xin
 
 
@@ -148,7 +148,7 @@ def test_a_leaving_players_turn_is_due_at_once():
     seated(c)
     store(c, c.due(0))
     to_act = c.table.hand.to_act
-    pending = store(c, c.handle(Leave(origin("ab"[to_act])), 0))
+    pending = store(c, c.handle(LeaveCommand(origin("ab"[to_act])), 0))
     assert pending.answers[0].data["pending"] is True and pending.payouts == []
     assert c.wake_ms() == 0
     played = store(c, c.due(1))
@@ -156,8 +156,8 @@ def test_a_leaving_players_turn_is_due_at_once():
 
 
 def test_commands_cross_processes_as_plain_data():
-    for cmd in (Join(origin("a"), 1, 500), Leave(origin("a")), Act(origin("a"), {"type": "fold"}, "z"),
-                Settle(origin("s"), "x9")):
+    for cmd in (JoinCommand(origin("a"), 1, 500), LeaveCommand(origin("a")), ActCommand(origin("a"), {"type": "fold"}, "z"),
+                SettleCommand(origin("s"), "x9")):
         assert command_from_wire(command_to_wire(cmd)) == cmd
 
 
@@ -185,22 +185,22 @@ def test_a_room_nobody_sits_in_closes_and_then_refuses_joins():
     c.close_empty_after_ms = 60_000
     c.table.empty_since_ms = 0  # as created
     assert c.wake_ms() == 60_000 and c.due(59_999) is None
-    joined = store(c, c.handle(Join(origin("a")), 10_000))  # someone sits: no longer empty
+    joined = store(c, c.handle(JoinCommand(origin("a")), 10_000))  # someone sits: no longer empty
     c.buy_in_closed(joined.debit.xid)
     assert c.table.empty_since_ms is None and c.wake_ms() is None
-    store(c, c.handle(Leave(origin("a")), 20_000))  # empty again, from now
+    store(c, c.handle(LeaveCommand(origin("a")), 20_000))  # empty again, from now
     assert c.table.empty_since_ms == 20_000 and c.wake_ms() == 80_000
     closed = store(c, c.due(80_000))
     assert closed.kind == "close" and closed.events == [{"type": "room_closed", "reason": "empty"}]
     assert c.table.closed and c.wake_ms() is None
-    assert c.handle(Join(origin("b")), 90_000).msg["code"] == "no_such_room"
+    assert c.handle(JoinCommand(origin("b")), 90_000).msg["code"] == "no_such_room"
 
 
 def test_a_seat_sat_out_too_long_is_freed_and_its_stack_goes_home():
     c = core()
     c.stand_up_after_ms = 600_000
     seated(c)
-    store(c, c.handle(SitOut(origin("a")), 5_000))
+    store(c, c.handle(SitOutCommand(origin("a")), 5_000))
     assert c.table.seats[0].out_since_ms == 5_000
     assert c.wake_ms() == 605_000 and c.due(604_999) is None  # nothing else to do: b cannot play alone
     before = c.table
@@ -220,14 +220,14 @@ def test_sitting_in_again_keeps_the_seat_and_a_seat_in_a_hand_is_freed_once_it_e
     c = core()
     c.stand_up_after_ms = 60_000
     seated(c)
-    store(c, c.handle(SitOut(origin("a")), 0))
-    assert c.handle(SitOut(origin("a")), 1).events == []  # asked twice: nothing new
+    store(c, c.handle(SitOutCommand(origin("a")), 0))
+    assert c.handle(SitOutCommand(origin("a")), 1).events == []  # asked twice: nothing new
     assert c.table.seats[0].out_since_ms == 0
-    store(c, c.handle(SitIn(origin("a")), 59_000))
+    store(c, c.handle(SitInCommand(origin("a")), 59_000))
     assert c.table.seats[0].out_since_ms is None and c.wake_ms() == 0  # the next hand, not a stand-up
     store(c, c.due(60_000))  # a hand starts; a sits out during it
     assert tbl.playing(c.table)
-    store(c, c.handle(SitOut(origin("a")), 61_000))
+    store(c, c.handle(SitOutCommand(origin("a")), 61_000))
     while tbl.playing(c.table):  # a's turns are played for it at once; b's clock is waited out
         assert tbl.overdue_sitters(c.table, 10**9, c.stand_up_after_ms) == []  # not during the hand
         store(c, c.due(c.wake_ms()))
@@ -238,24 +238,24 @@ def test_sitting_in_again_keeps_the_seat_and_a_seat_in_a_hand_is_freed_once_it_e
 def test_without_the_setting_a_seat_may_sit_out_for_good():
     c = core()
     seated(c)
-    store(c, c.handle(SitOut(origin("a")), 0))
+    store(c, c.handle(SitOutCommand(origin("a")), 0))
     assert c.wake_ms() is None and c.due(10**12) is None
 
 
 def test_a_player_alone_adds_a_bot_and_a_hand_can_start():
     c = core(seats=3)
-    joined = store(c, c.handle(Join(origin("a")), 0))
+    joined = store(c, c.handle(JoinCommand(origin("a")), 0))
     c.buy_in_closed(joined.debit.xid)
     assert c.wake_ms() is None  # alone: no hand
     o = origin("a")
-    added = store(c, c.handle(AddBot(o), 1))
+    added = store(c, c.handle(AddBotCommand(o), 1))
     assert added.kind == "add_bot" and added.answers == [Answer(o, "room")]
     assert added.events == [{"type": "joined", "seat": 1, "player": "bot-r-1-1", "name": "Bot Ada",
                              "stack": 100, "bot": True}]
     assert added.granted == 100 and added.debit is None  # new chips, from no wallet
     assert c.wake_ms() == 0  # a hand is due (no pause before the first)
-    second = store(c, c.handle(AddBot(origin("a")), 2))
+    second = store(c, c.handle(AddBotCommand(origin("a")), 2))
     assert second.events[0]["seat"] == 2 and second.events[0]["name"] != "Bot Ada"
-    assert c.handle(AddBot(origin("a")), 3).msg["code"] == "room_full"
-    assert c.handle(AddBot(origin("z")), 3).msg["code"] == "not_seated"
-    assert command_from_wire(command_to_wire(AddBot(o))) == AddBot(o)
+    assert c.handle(AddBotCommand(origin("a")), 3).msg["code"] == "room_full"
+    assert c.handle(AddBotCommand(origin("z")), 3).msg["code"] == "not_seated"
+    assert command_from_wire(command_to_wire(AddBotCommand(o))) == AddBotCommand(o)

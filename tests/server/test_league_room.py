@@ -12,7 +12,7 @@ from server.games import GAMES
 from server.league.files import Entrant, League
 from server.league.match import league_table
 from server.room import table as tbl
-from server.room.core import Act, Leave, Origin, Reply, RoomCore, SitOut
+from server.room.core import ActCommand, LeaveCommand, Origin, Reply, RoomCore, SitOutCommand
 
 GAME = GAMES["holdem"]
 LEAGUE = League(name="t", game="holdem", seats=2, hands=3, stack=2000, unit=100, action_seconds=5.0,
@@ -40,7 +40,7 @@ def play_hand(core: RoomCore, now: int) -> list[dict]:
         seat = core.table.hand.to_act
         legal = GAME.view(core.table.hand, seat)["legal"]
         action = {"type": "check"} if legal.get("check") else {"type": "call"}
-        change = core.handle(Act(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), now)
+        change = core.handle(ActCommand(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), now)
         core.stored(change)
         events += change.events
         granted += change.granted
@@ -51,8 +51,8 @@ def play_hand(core: RoomCore, now: int) -> list[dict]:
 
 def test_seats_are_held_stacks_reset_and_the_room_closes_after_its_hands():
     core = room()
-    assert isinstance(core.handle(Leave(origin("p-ann")), 0), Reply)
-    assert core.handle(SitOut(origin("p-bo")), 0).msg["code"] == "league_seat"
+    assert isinstance(core.handle(LeaveCommand(origin("p-ann")), 0), Reply)
+    assert core.handle(SitOutCommand(origin("p-bo")), 0).msg["code"] == "league_seat"
     assert core.due(0) is None  # the first deal waits for the entrants to connect
     now = 10_000
     for hand in range(1, 4):
@@ -65,7 +65,7 @@ def test_seats_are_held_stacks_reset_and_the_room_closes_after_its_hands():
     assert core.table.closed and [s.stack for s in core.table.seats] == [0, 0]
     assert {"type": "room_closed", "reason": "match_over"} in events
     assert core.due(now + 60_000) is None  # no fourth hand
-    left = core.handle(Leave(origin("p-ann")), now)  # once over, a seat may be left (with 0 chips)
+    left = core.handle(LeaveCommand(origin("p-ann")), now)  # once over, a seat may be left (with 0 chips)
     assert not isinstance(left, Reply) and left.payouts[0].amount == 0
 
 
@@ -102,7 +102,7 @@ def test_a_sit_and_go_keeps_stacks_raises_blinds_eliminates_and_places_everyone(
             legal = GAME.view(core.table.hand, seat)["legal"]
             action = {"type": "all_in"} if legal.get("all_in") else {"type": "call"} if legal.get("call") \
                 else {"type": "check"}
-            change = core.handle(Act(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), now)
+            change = core.handle(ActCommand(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), now)
             core.stored(change)
             events += change.events
         assert sum(s.stack for s in core.table.seats) in (900, 0)  # no chips made or lost until it ends

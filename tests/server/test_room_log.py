@@ -15,18 +15,18 @@ from engine import bots
 from server.games import GAMES
 from server.room import table as tbl
 from server.room.core import (
-    Act,
-    AutoPlay,
+    ActCommand,
+    AutoPlayCommand,
     Change,
-    Join,
-    Leave,
+    JoinCommand,
+    LeaveCommand,
     Origin,
     Reply,
     RoomCore,
-    SetSeed,
-    Show,
-    SitIn,
-    SitOut,
+    SetSeedCommand,
+    ShowCommand,
+    SitInCommand,
+    SitOutCommand,
 )
 from server.room.log import RoomLogError, current_table, needs_snapshot, replay
 from server.room.options import parse_room_options
@@ -58,7 +58,7 @@ class Session:
         self.seq = 0
         self.changes: list[tuple[tbl.Table, Change]] = []
         for player in ("p1", "p2"):
-            self.apply(core.handle(Join(self.origin(player)), self.now))
+            self.apply(core.handle(JoinCommand(self.origin(player)), self.now))
 
     def origin(self, player: str) -> Origin:
         self.seq += 1
@@ -91,19 +91,19 @@ class Session:
         player = rng.choice(humans)
         seat = tbl.seat_of(t, player)
         if choice < 0.15 and seat is None:
-            self.apply(core.handle(Join(self.origin(player), buy_in=rng.choice([None, 50, 400])), self.now))
+            self.apply(core.handle(JoinCommand(self.origin(player), buy_in=rng.choice([None, 50, 400])), self.now))
         elif choice < 0.2 and seat is not None:
-            self.apply(core.handle(Leave(self.origin(player)), self.now))
+            self.apply(core.handle(LeaveCommand(self.origin(player)), self.now))
         elif choice < 0.25 and seat is not None:
-            cmd = (SitOut, SitIn, Show)[rng.randrange(3)](self.origin(player))
+            cmd = (SitOutCommand, SitInCommand, ShowCommand)[rng.randrange(3)](self.origin(player))
             self.apply(core.handle(cmd, self.now))
         elif choice < 0.27 and seat is not None:
-            self.apply(core.handle(SetSeed(self.origin(player), secrets.token_hex(8)), self.now))
+            self.apply(core.handle(SetSeedCommand(self.origin(player), secrets.token_hex(8)), self.now))
         elif choice < 0.31 and seat is not None:  # auto-play asked for, taken back, or set on a disconnect
             if rng.random() < 0.3:
-                cmd = AutoPlay(Origin("n-a", 0, self.seq, None, "", ""), True, player, "disconnected")
+                cmd = AutoPlayCommand(Origin("n-a", 0, self.seq, None, "", ""), True, player, "disconnected")
             else:
-                cmd = AutoPlay(self.origin(player), rng.random() < 0.6)
+                cmd = AutoPlayCommand(self.origin(player), rng.random() < 0.6)
             self.apply(core.handle(cmd, self.now))
         elif choice < 0.75 and tbl.playing(t) and t.hand.to_act is not None:
             to_act = t.hand.to_act
@@ -113,7 +113,7 @@ class Session:
                 action = bots.decide(core.game.name, "random", view, rng) or {"type": "nonsense"}
                 if rng.random() < 0.05:
                     action = {"type": "raise", "amount": -3}  # refused: no change
-                self.apply(core.handle(Act(self.origin(info.player), action, f"a{self.seq}"), self.now))
+                self.apply(core.handle(ActCommand(self.origin(info.player), action, f"a{self.seq}"), self.now))
         else:  # time passes: timers, bots, next hands, closing
             wake = core.wake_ms()
             if wake is not None and (self.may_close or tbl.has_people(t)):
@@ -169,7 +169,7 @@ def test_auto_play_and_time_bank_changes_are_made_again_exactly(game_name):
             session.apply(core.due(max(session.now, core.table.deadline_ms)))
         player = _to_a_persons_turn(session)
         if player is not None:  # handed to auto-play on its turn: played at once
-            session.apply(core.handle(AutoPlay(session.origin(player), True), session.now))
+            session.apply(core.handle(AutoPlayCommand(session.origin(player), True), session.now))
             session.apply(core.due(session.now))
         kinds |= {c.kind for _, c in session.changes}
     assert {"auto_play", "auto"} <= kinds

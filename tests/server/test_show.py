@@ -12,7 +12,7 @@ from engine.holdem.pokerstars import export_hand, player_names
 from server.games import GAMES
 from server.records.history import Entry, hand_object, split_hands
 from server.room import table as tbl
-from server.room.core import Act, Change, Join, Origin, Reply, RoomCore, Show
+from server.room.core import ActCommand, Change, JoinCommand, Origin, Reply, RoomCore, ShowCommand
 
 OPTIONS = {"name": "t", "seats": 2, "action_seconds": 10.0, "between_hands_seconds": 5.0,
            "buy_in_min": 10, "buy_in_max": 100_000, "buy_in_default": 1000}
@@ -32,7 +32,7 @@ def room(game: str, seats: int = 2) -> tuple[RoomCore, list[tuple[int, list[dict
     core = RoomCore(g, table, new_id=lambda: next(ids), rng=random.Random(1))
     log: list[tuple[int, list[dict]]] = []
     for p in "abc"[:seats]:
-        commit(core, core.handle(Join(origin(p)), 0), log)
+        commit(core, core.handle(JoinCommand(origin(p)), 0), log)
     return core, log
 
 
@@ -51,7 +51,7 @@ def deal(core: RoomCore, log: list) -> None:
 
 def act(core: RoomCore, action: dict, log: list) -> None:
     seat = core.table.hand.to_act
-    commit(core, core.handle(Act(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), 10**9), log)
+    commit(core, core.handle(ActCommand(origin(core.table.seats[seat].player), action, f"a{core.table.version}"), 10**9), log)
 
 
 def error(out: Change | Reply) -> str:
@@ -64,22 +64,22 @@ def test_holdem_a_folded_hand_can_be_shown_after_the_hand_and_everyone_sees_it()
     deal(core, log)
     folder = core.table.hand.to_act
     player = core.table.seats[folder].player
-    assert error(core.handle(Show(origin(player)), 0)) == "hand_not_over"
+    assert error(core.handle(ShowCommand(origin(player)), 0)) == "hand_not_over"
     before = core.table
     act(core, {"type": "fold"}, log)
     assert core.table.hand.is_over
     hole = list(core.table.hand.hole[folder])
     spectator = GAMES["holdem"].view(core.table.hand, None)
     assert spectator["seats"][folder]["cards"] is None  # folded: face down
-    out = commit(core, core.handle(Show(origin(player)), 0), log)
+    out = commit(core, core.handle(ShowCommand(origin(player)), 0), log)
     assert out.kind == "show" and out.events == [{"type": "show", "seat": folder, "cards": hole}]
     assert [a.kind for a in out.answers] == ["room"]
     spectator = GAMES["holdem"].view(core.table.hand, None)
     assert spectator["seats"][folder]["cards"] == hole and spectator["seats"][folder]["hand"] is None  # no flop
     assert [s.stack for s in core.table.seats] == [s.stack for s in out.table.seats]  # no chips move
     assert sum(s.stack for s in core.table.seats) == sum(s.stack for s in before.seats)
-    assert error(core.handle(Show(origin(player)), 0)) == "nothing_to_show"  # once
-    assert error(core.handle(Show(origin("zed")), 0)) == "not_seated"
+    assert error(core.handle(ShowCommand(origin(player)), 0)) == "nothing_to_show"  # once
+    assert error(core.handle(ShowCommand(origin("zed")), 0)) == "not_seated"
 
 
 def test_holdem_a_mucked_hand_shown_after_the_showdown_names_the_hand():
@@ -92,11 +92,11 @@ def test_holdem_a_mucked_hand_shown_after_the_showdown_names_the_hand():
     showdown = next(e for _, es in log for e in es if e["type"] == "showdown")
     hidden = [s for s in (0, 1) if not hand.shown[s]]
     if not hidden:  # a tie or a split: both showed, nothing is left to show
-        assert all(error(core.handle(Show(origin(p)), 0)) == "nothing_to_show" for p in "ab")
+        assert all(error(core.handle(ShowCommand(origin(p)), 0)) == "nothing_to_show" for p in "ab")
         return
     seat = hidden[0]
     assert showdown["mucked"] == [seat]
-    out = commit(core, core.handle(Show(origin(core.table.seats[seat].player)), 0), log)
+    out = commit(core, core.handle(ShowCommand(origin(core.table.seats[seat].player)), 0), log)
     event = out.events[0]
     assert event["description"] and isinstance(event["value"], int)
     assert GAMES["holdem"].view(core.table.hand, None)["seats"][seat]["hand"] == event["description"]
@@ -107,7 +107,7 @@ def test_holdem_history_and_pokerstars_export_list_the_show_with_its_hand():
     deal(core, log)
     folder = core.table.hand.to_act
     act(core, {"type": "fold"}, log)
-    commit(core, core.handle(Show(origin(core.table.seats[folder].player)), 0), log)
+    commit(core, core.handle(ShowCommand(origin(core.table.seats[folder].player)), 0), log)
     deal(core, log)  # the next hand starts: the show still belongs to the first
     hands = split_hands(Entry(f"{v}-0", v, es) for v, es in log)
     assert len(hands) == 2
@@ -127,19 +127,19 @@ def test_zhajinhua_a_folded_hand_can_be_shown_with_its_category():
     act(core, {"type": "fold"}, log)
     assert core.table.hand.is_over
     assert GAMES["zhajinhua"].view(core.table.hand, None)["seats"][folder]["cards"] is None
-    out = commit(core, core.handle(Show(origin(player)), 0), log)
+    out = commit(core, core.handle(ShowCommand(origin(player)), 0), log)
     (event,) = out.events
     assert event["type"] == "show" and event["seat"] == folder and len(event["cards"]) == 3
     assert event["category"] and event["description"]
     seat_view = GAMES["zhajinhua"].view(core.table.hand, None)["seats"][folder]
     assert seat_view["cards"] == event["cards"] and seat_view["description"] == event["description"]
-    assert error(core.handle(Show(origin(player)), 0)) == "nothing_to_show"
+    assert error(core.handle(ShowCommand(origin(player)), 0)) == "nothing_to_show"
 
 
 def test_dou_dizhu_has_nothing_to_show():
     core, log = room("doudizhu", seats=3)
     deal(core, log)
-    assert error(core.handle(Show(origin("a")), 0)) == "nothing_to_show"
+    assert error(core.handle(ShowCommand(origin("a")), 0)) == "nothing_to_show"
 
 
 def test_a_player_who_sat_down_after_the_hand_has_nothing_to_show():
@@ -147,8 +147,8 @@ def test_a_player_who_sat_down_after_the_hand_has_nothing_to_show():
     core.table.seats[2] = None  # "c" stands up before the deal (simplest: an empty seat)
     deal(core, log)
     act(core, {"type": "fold"}, log)
-    commit(core, core.handle(Join(origin("d"), seat=2), 0), log)
-    assert error(core.handle(Show(origin("d")), 0)) == "nothing_to_show"
+    commit(core, core.handle(JoinCommand(origin("d"), seat=2), 0), log)
+    assert error(core.handle(ShowCommand(origin("d")), 0)) == "nothing_to_show"
 
 
 @pytest.mark.parametrize("game", ["holdem", "zhajinhua"])

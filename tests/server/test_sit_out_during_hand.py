@@ -13,7 +13,16 @@ import pytest
 
 from server.games import GAMES
 from server.room import table as tbl
-from server.room.core import Act, Change, Join, Origin, Reply, RoomCore, SitIn, SitOut
+from server.room.core import (
+    ActCommand,
+    Change,
+    JoinCommand,
+    Origin,
+    Reply,
+    RoomCore,
+    SitInCommand,
+    SitOutCommand,
+)
 
 OPTIONS = {"name": "t", "action_seconds": 30.0, "between_hands_seconds": 2.0,
            "buy_in_min": 10, "buy_in_max": 10_000, "buy_in_default": 1000}
@@ -132,14 +141,14 @@ def test_the_core_plays_a_sitting_out_turn_at_once_and_replays_it_from_its_recor
     c = RoomCore(game, table, new_id=lambda: next(ids), rng=random.Random(1),
                  new_seed=lambda: "ab" * 32)
     for p in ("a", "b", "c"):
-        ch = store(c, c.handle(Join(origin(p)), 0))
+        ch = store(c, c.handle(JoinCommand(origin(p)), 0))
         c.buy_in_closed(ch.debit.xid)
     store(c, c.due(T0))
     to_act = c.table.hand.to_act
     player = "abc"[to_act]
     assert c.wake_ms() == T0 + 30_000  # the clock of the seat to act
 
-    store(c, c.handle(SitOut(origin(player)), T0 + 5))
+    store(c, c.handle(SitOutCommand(origin(player)), T0 + 5))
     assert c.wake_ms() == 0  # its turn is due at once
     before = c.table
     played = store(c, c.due(T0 + 6))
@@ -150,6 +159,6 @@ def test_the_core_plays_a_sitting_out_turn_at_once_and_replays_it_from_its_recor
     assert tbl.to_dict(again.table, game) == tbl.to_dict(played.table, game)
 
     # back in before the next hand: dealt in again, with a clock of its own
-    assert isinstance(c.handle(Act(origin(player), {"type": "check"}, "z"), T0 + 7), Reply)
-    store(c, c.handle(SitIn(origin(player)), T0 + 8))
+    assert isinstance(c.handle(ActCommand(origin(player), {"type": "check"}, "z"), T0 + 7), Reply)
+    store(c, c.handle(SitInCommand(origin(player)), T0 + 8))
     assert not c.table.seats[to_act].sitting_out

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.errors import ConfigError
 from server.games import GAMES
 from server.room import table as tbl
-from server.room.core import Act, AutoPlay, RoomCore
+from server.room.core import ActCommand, AutoPlayCommand, RoomCore
 from server.room.options import parse_room_options
 
 from .test_auto_play import T0, dealt, origin, player_to_act, store
@@ -33,7 +33,7 @@ def call_or_check(c: RoomCore, now: int) -> None:
     seat = c.table.hand.to_act
     legal = c.game.legal_actions(c.table.hand, seat)
     action = {"type": "check"} if legal.check else {"type": "call"}
-    store(c, c.handle(Act(origin(player_to_act(c)), action, f"a{next(_ids)}"), now))
+    store(c, c.handle(ActCommand(origin(player_to_act(c)), action, f"a{next(_ids)}"), now))
 
 
 def test_every_seat_starts_with_the_whole_bank():
@@ -85,7 +85,7 @@ def test_a_seat_whose_bank_is_spent_times_out_at_its_clock():
 def test_an_auto_played_seat_never_draws_on_its_bank():
     c = banked()
     seat = c.table.hand.to_act
-    store(c, c.handle(AutoPlay(origin(f"p{seat}"), True), T0))
+    store(c, c.handle(AutoPlayCommand(origin(f"p{seat}"), True), T0))
     assert store(c, c.due(T0)).kind == "auto" and c.table.seats[seat].bank_ms == BANK
 
 
@@ -102,7 +102,7 @@ def test_the_bank_and_its_running_clock_survive_the_snapshot_and_replay():
     again = tbl.from_dict(tbl.to_dict(c.table, c.game), c.game)
     assert again.bank_since_ms == T0 + CLOCK and again.seats[seat].bank_ms == BANK
     before = c.table
-    acted = c.handle(Act(origin(f"p{seat}"), {"type": "fold"}, "f1"), T0 + CLOCK + 3_000)
+    acted = c.handle(ActCommand(origin(f"p{seat}"), {"type": "fold"}, "f1"), T0 + CLOCK + 3_000)
     replayed = RoomCore.replayer(GAMES["holdem"], again).replay(acted.record)
     assert tbl.to_dict(replayed.table, c.game) == tbl.to_dict(acted.table, c.game)
     assert replayed.table.seats[seat].bank_ms == BANK - 3_000
