@@ -35,6 +35,7 @@ from engine.game import Game
 
 from ..games import GAMES
 from ..room import table as tbl
+from ..room.league_match import LeagueState
 from ..room.log import load_room
 from ..room.options import parse_room_options
 from ..store import Store
@@ -80,9 +81,9 @@ def league_table(league: League, game: Game, room: str, seating: tuple[str, ...]
         events.append({"type": "joined", "seat": i, "player": e.player, "name": e.name, "stack": league.stack})
     table = tbl.Table(room=room, game=game.name, options=options, config=config, seats=seats, version=1,
                       code=tbl.new_join_code(), next_hand_ms=now_ms + round(START_SECONDS * 1000),
-                      league=tbl.LeagueState(match, seed, league.hands, league.stack)
+                      league=LeagueState(match, seed, league.hands, league.stack)
                       if league.format != "sng" else
-                      tbl.LeagueState(match, seed, league.hands, league.stack, "sng",
+                      LeagueState(match, seed, league.hands, league.stack, "sng",
                                       tuple((small, big) for small, big in league.levels), league.level_hands))
     table.next_seed = fairness.match_hand_seed(seed, match, 1)
     return table, events

@@ -43,6 +43,7 @@ from engine.errors import IllegalAction
 from engine.game import Event, Game
 
 from ..edge.protocol import ProtocolError, error_message
+from . import fair
 from . import table as tbl
 from .actions import parse_action
 
@@ -543,8 +544,8 @@ class RoomCore:
             t, forget = self._draft()
             try:
                 if not self._stacked():
-                    deck, fair = tbl.fair_deal(t, self.game, lambda: self._draw(self._new_seed))
-                    events = tbl.start_hand(t, self.game, deck, now, fair)
+                    deck, proof = fair.fair_deal(t, self.game, tbl.ready_seats(t), lambda: self._draw(self._new_seed))
+                    events = tbl.start_hand(t, self.game, deck, now, proof)
                 else:  # a stacked deck (tests): no proof
                     deck = self._draw(lambda: self._deck(self.game.deck_size))  # type: ignore[misc]
                     events = tbl.start_hand(t, self.game, deck, now)

@@ -26,10 +26,14 @@ switches it on after :data:`AUTO_PLAY_AFTER_TIMEOUTS` timeouts in a row or when 
 player's last connection closes. An auto-played seat counts, like a sitting-out one,
 towards ``--sit-out-minutes`` (:func:`overdue_sitters`).
 
-Time bank (Hold'em room option ``time_bank_seconds``): each seat gets that many seconds
-when it sits down (``SeatInfo.bank_ms``); a turn clock that runs out goes on from the
-bank (:func:`use_time_bank`, ``Table.bank_since_ms``), and what was used is deducted
-when the seat acts or times out.
+Time bank (room option ``time_bank_seconds``, in the games that offer one): each seat
+gets that many seconds when it sits down (``SeatInfo.bank_ms``); a turn clock that runs
+out goes on from the bank (:func:`use_time_bank`, ``Table.bank_since_ms``), and what was
+used is deducted when the seat acts or times out.
+
+Seats and hands are this module's; a hand's fair deck and its proof are
+:mod:`server.room.fair`'s, and a league match's room (its state and what follows each of
+its hands) :mod:`server.room.league_match`'s.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from engine import fairness
@@ -45,6 +49,8 @@ from engine.errors import IllegalAction
 from engine.game import Event, Game
 
 from ..edge.protocol import ProtocolError
+from .fair import next_commitment, public_proof
+from .league_match import LeagueState, league_hand_ended, sng_blinds
 
 ANSWERS_KEPT = 32  # per player: a client only ever resends its latest actions
 AUTO_PLAY_AFTER_TIMEOUTS = 2  # turn clocks run out in a row before the seat is auto-played
@@ -80,46 +86,6 @@ class SeatInfo:
     auto: str | None = None
     auto_since_ms: int | None = None
     bank_ms: int = 0  # what is left of the seat's time bank (room option time_bank_seconds)
-
-
-@dataclass(frozen=True)
-class LeagueState:
-    """A league match's room (see server/league/): the match id, its seed (secret until the
-    match ends), the deals to play and every seat's stack at the start of each hand. Its
-    decks come from the match seed; its seats are held (no leaving, no sitting out) and
-    reset to ``stack`` after each hand; it closes after ``hands`` hands. A sit-and-go
-    (``format`` ``"sng"``, a game with blinds) keeps the stacks instead: the blinds rise by
-    ``levels`` (``[small, big]`` pairs, ``level_hands`` hands each), a seat out of chips is
-    eliminated with its place (``places``: seat, as a string, -> place), and the room closes
-    when one seat holds every chip (or after ``hands`` hands, a safety cap: the rest placed
-    by stack). Stored as a plain map (:meth:`to_dict`), as before it was typed."""
-
-    match: str
-    seed: str
-    hands: int
-    stack: int
-    format: str = "deals"
-    levels: tuple[tuple[int, int], ...] = ()
-    level_hands: int = 1
-    places: dict[str, int] | None = None  # a sit-and-go's, once its first hand ended
-
-    @property
-    def sng(self) -> bool:
-        return self.format == "sng"
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"match": self.match, "seed": self.seed, "hands": self.hands, "stack": self.stack}
-        if self.sng:
-            d.update(format="sng", levels=[list(level) for level in self.levels], level_hands=self.level_hands)
-        if self.places is not None:
-            d["places"] = dict(self.places)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> LeagueState:
-        return cls(match=d["match"], seed=d.get("seed", ""), hands=int(d.get("hands", 0)), stack=int(d.get("stack", 0)),
-                   format=d.get("format", "deals"), levels=tuple(tuple(level) for level in d.get("levels", ())),
-                   level_hands=int(d.get("level_hands", 1)), places=d.get("places"))
 
 
 class Transfer(NamedTuple):
@@ -653,47 +619,6 @@ def show(table: Table, game: Game, seat: int) -> list[Event]:
     return events
 
 
-def fair_deal(table: Table, game: Game, new_seed: Callable[[], str]) -> tuple[list[int], dict[str, Any]]:
-    """The next hand's deck and its proof: the committed seed (``table.next_seed``, or a
-    fresh one for a table that has none yet) and the client seeds of the ready seats, by
-    seat number. A fresh ``new_seed()`` is committed to for the hand after."""
-    if table.league is not None:
-        return _league_deal(table, game)
-    seed = table.next_seed or new_seed()
-    table.next_seed = new_seed()
-    seeds = [{"seat": i, "seed": table.seats[i].seed or ""} for i in ready_seats(table)]  # type: ignore[union-attr]
-    deck = fairness.derive_deck(seed, table.room, table.hand_no + 1, [s["seed"] for s in seeds], game.deck_size)
-    proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": seeds,
-             "deck_size": game.deck_size, "server_seed": seed}
-    return deck, proof
-
-
-def _league_deal(table: Table, game: Game) -> tuple[list[int], dict[str, Any]]:
-    """A league room's deck: deal n of its match (:func:`engine.fairness.match_hand_seed`),
-    derived with the match id as ``context`` and no client seeds, the same in every room
-    of the match."""
-    league = table.league
-    assert league is not None
-    deal = table.hand_no + 1
-    seed = fairness.match_hand_seed(league.seed, league.match, deal)
-    table.next_seed = fairness.match_hand_seed(league.seed, league.match, deal + 1)
-    deck = fairness.derive_deck(seed, league.match, deal, [], game.deck_size)
-    proof = {"scheme": fairness.SCHEME, "commitment": fairness.commitment(seed), "seeds": [],
-             "deck_size": game.deck_size, "server_seed": seed, "context": league.match}
-    return deck, proof
-
-
-def public_proof(fair: dict[str, Any], reveal: bool) -> dict[str, Any]:
-    """What players may see of a hand's proof: all of it once the hand is over, the
-    seed excepted before."""
-    return dict(fair) if reveal else {k: v for k, v in fair.items() if k != "server_seed"}
-
-
-def next_commitment(table: Table) -> str | None:
-    """The commitment to the seed of the table's next hand."""
-    return fairness.commitment(table.next_seed) if table.next_seed else None
-
-
 def start_hand(table: Table, game: Game, deck: list[int], now_ms: int,
                fair: dict[str, Any] | None = None) -> list[Event]:
     """Deal a new hand to the ready seats (the caller checked :func:`can_start`).
@@ -792,7 +717,7 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     if table.fair is not None:  # the proof was published by hand_started: only what it kept back
         events[0]["fairness"] = {"server_seed": table.fair["server_seed"], "next_commitment": next_commitment(table)}
     if table.league is not None:
-        return events + _league_hand_ended(table)
+        return events + league_hand_ended(table)
     for i, info in enumerate(table.seats):
         if info is None:
             continue
@@ -812,85 +737,6 @@ def end_hand(table: Table, now_ms: int) -> list[Event]:
     return events
 
 
-def sng_level(table: Table) -> int:
-    """A sit-and-go's level (from 0) for the next hand."""
-    league = table.league
-    assert league is not None
-    return min(table.hand_no // league.level_hands, len(league.levels) - 1)
-
-
-def sng_blinds(table: Table) -> dict[str, int]:
-    """A sit-and-go's blinds for the next hand (its level), else nothing to override."""
-    league = table.league
-    if league is None or not league.sng:
-        return {}
-    small, big = league.levels[sng_level(table)]
-    return {"small_blind": small, "big_blind": big}
-
-
-def _sng_places(table: Table, over: bool) -> list[Event]:
-    """Eliminate the seats this hand left without chips, worst place first: of two out in
-    the same hand, the one that started it with more chips places better (equal: the
-    same place). Once ``over``, the seats still in are placed by stack the same way."""
-    league = table.league
-    assert league is not None
-    places: dict[str, int] = dict(league.places or {})  # a new dict: clone() shares league
-    start = table.hand.start_stacks
-    alive = [i for i, s in enumerate(table.seats) if s is not None and s.stack > 0]
-    out = [i for i, s in enumerate(table.seats) if s is not None and s.stack == 0 and str(i) not in places]
-    groups = [(out, lambda i: start[i] or 0, len(alive))]
-    if over:
-        groups.append((alive, lambda i: table.seats[i].stack, 0))  # type: ignore[union-attr]
-    events: list[Event] = []
-    for seats, size, better in groups:
-        for i in sorted(seats, key=size):
-            place = better + 1 + sum(size(j) > size(i) for j in seats)
-            places[str(i)] = place
-            events.append({"type": "eliminated" if i in out else "placed", "seat": i,
-                           "player": table.seats[i].player, "place": place})  # type: ignore[union-attr]
-    table.league = replace(league, places=places)
-    return events
-
-
-def _league_hand_ended(table: Table) -> list[Event]:
-    """After a league hand: every seat back to the match's stack (``stack_reset``: the
-    chips added, or taken when negative, count as granted), and once the match's hands
-    are played, to 0, and the room closes (``room_closed``, reason ``match_over``): the
-    seats may then be left, with nothing to cash out. A sit-and-go keeps the stacks,
-    places the seats it eliminates, and is over when one seat has every chip."""
-    league = table.league
-    assert league is not None
-    sng = league.sng
-    alive = sum(1 for s in table.seats if s is not None and s.stack > 0)
-    over = table.hand_no >= league.hands or (sng and alive <= 1)
-    events: list[Event] = _sng_places(table, over) if sng else []
-    target = 0 if over else league.stack  # the match's chips leave with the match
-    for i, info in enumerate(table.seats):
-        if info is not None and info.stack != target and (over or not sng):
-            amount = target - info.stack
-            info.stack = target
-            events.append({"type": "stack_reset", "seat": i, "player": info.player, "amount": amount,
-                           "stack": info.stack})
-    if over:
-        table.closed = True
-        table.next_hand_ms = None
-        events.append({"type": "room_closed", "reason": "match_over"})
-    return events
-
-
-def public_league(table: Table) -> dict[str, Any] | None:
-    """What players see of a league room's match: its id and length (not its seed)."""
-    if table.league is None:
-        return None
-    league = table.league
-    shown: dict[str, Any] = {"match": league.match, "hands": league.hands}
-    if league.sng:
-        shown.update(format="sng", level=sng_blinds(table), level_no=sng_level(table) + 1,
-                     places=league.places or {})
-    return shown
-
-
-#: Chat lines a room keeps to send whoever comes to it (``chat`` message); its stream keeps every one.
 CHAT_KEPT = 30
 #: Longest chat line, in characters.
 CHAT_MAX = 200

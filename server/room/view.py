@@ -35,6 +35,7 @@ from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
 from ..edge.protocol import error_message
 from ..metrics import Metrics
 from ..store import UNAVAILABLE, ChangeMessage, Store, pack, parse_room_message, unpack
+from . import fair, league_match
 from . import table as tbl
 from .core import Answer, Origin
 from .log import RoomLogError, current_table, replay
@@ -139,11 +140,11 @@ class RoomView:
                                                    s.bot or self.views.is_online(s.player), s.sitting_out,
                                                    s.leaving, s.bot, s.auto, s.bank_ms if banks else None)
                  for i, s in enumerate(t.seats)]
-        fair = (t.next_seed, t.fair, playing)
-        if fair != self._fair[0]:
-            self._fair = (fair, {
-                "next_commitment": tbl.next_commitment(t),
-                "hand": None if t.fair is None else tbl.public_proof(t.fair, reveal=not playing),
+        inputs = (t.next_seed, t.fair, playing)
+        if inputs != self._fair[0]:
+            self._fair = (inputs, {
+                "next_commitment": fair.next_commitment(t),
+                "hand": None if t.fair is None else fair.public_proof(t.fair, reveal=not playing),
             })
         return {
             "t": "room", "room": self.room, "game": t.game, "name": t.options["name"],
@@ -154,7 +155,7 @@ class RoomView:
             "closed": t.closed,
             "creator": t.creator,
             "locked": t.locked,
-            "league": tbl.public_league(t),
+            "league": league_match.public_league(t),
             "fairness": self._fair[1],
         }
 

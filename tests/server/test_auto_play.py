@@ -23,6 +23,7 @@ from server.room.core import (
     RoomCore,
     SitOutCommand,
 )
+from server.room.league_match import LeagueState
 
 OPTIONS = {"name": "t", "action_seconds": 30.0, "between_hands_seconds": 2.0,
            "buy_in_min": 10, "buy_in_max": 10_000, "buy_in_default": 1000}
@@ -173,7 +174,7 @@ def test_the_server_sets_a_disconnected_players_seat_to_auto_play():
 
 def test_a_league_seat_is_never_auto_played():
     c = dealt("holdem", 3)
-    c.table.league = tbl.LeagueState("m", "s", 5, 1000)
+    c.table.league = LeagueState("m", "s", 5, 1000)
     refused = c.handle(AutoPlayCommand(origin("p0"), True), T0)
     assert isinstance(refused, Reply) and refused.msg["code"] == "league_seat"
     seat = c.table.hand.to_act

@@ -17,6 +17,7 @@ from engine import bots
 from server.games import GAMES
 from server.room import shuffled_deck
 from server.room import table as tbl
+from server.room.league_match import LeagueState
 from server.room.log import load_room
 from server.store import Store
 
@@ -301,7 +302,7 @@ def test_a_bot_too_short_for_the_ante_rebuys_when_no_hand_can_be_dealt():
     tbl.seat_bots(t, 1)
     tbl.sit(t, "p", "p", 0, 100)
     t.seats[1].stack = 3
-    t.league = tbl.LeagueState("m1", "s", 10, 100)  # a league match's bot is an entrant: never topped up
+    t.league = LeagueState("m1", "s", 10, 100)  # a league match's bot is an entrant: never topped up
     assert tbl.rebuy_short_bots(t) == [] and t.seats[1].stack == 3
     t.league = None
     core = RoomCore(game, t, new_id=lambda: "x1", rng=random.Random(1))

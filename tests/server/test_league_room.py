@@ -11,6 +11,7 @@ from engine import fairness
 from server.games import GAMES
 from server.league.files import Entrant, League
 from server.league.match import league_table
+from server.room import league_match
 from server.room import table as tbl
 from server.room.core import ActCommand, LeaveCommand, Origin, Reply, RoomCore, SitOutCommand
 
@@ -89,7 +90,7 @@ def test_a_sit_and_go_keeps_stacks_raises_blinds_eliminates_and_places_everyone(
     core = RoomCore(GAME, table, new_id=lambda: next(ids), rng=random.Random(1))
     now, events, blinds = 10_000, [], []
     while not core.table.closed:
-        shown = tbl.public_league(core.table)  # what players see of the next hand's level
+        shown = league_match.public_league(core.table)  # what players see of the next hand's level
         change = core.due(now)
         assert change is not None and change.kind == "start", "the sit-and-go stopped before one seat had every chip"
         core.stored(change)
@@ -127,7 +128,7 @@ def test_a_sit_and_go_places_two_seats_out_in_one_hand_by_their_starting_stacks(
     table.seats[0].stack, table.seats[1].stack, table.seats[2].stack = 0, 0, 900
     table.hand = GAME.new_hand(dict(table.config, button=0), [("p-ann", 100), ("p-bo", 200), ("p-cy", 600)],
                                list(range(52)))
-    events = tbl._league_hand_ended(table)
+    events = league_match.league_hand_ended(table)
     places = {e["seat"]: e["place"] for e in events if e["type"] in ("eliminated", "placed")}
     assert places == {0: 3, 1: 2, 2: 1}  # bo started the hand with more than ann
     assert table.closed

@@ -8,6 +8,7 @@ import pytest
 from engine.errors import IllegalAction
 from server.edge.protocol import ProtocolError
 from server.room import table as tbl
+from server.room.league_match import LeagueState
 
 from .highcard import GAME
 
@@ -213,13 +214,13 @@ def test_a_league_match_is_a_typed_record_stored_as_the_map_it_was():
            "levels": [[10, 20], [15, 30]], "level_hands": 10, "places": {"2": 3}}
     for stored in (deals, sng):
         t = new_table()
-        t.league = tbl.LeagueState.from_dict(stored)
+        t.league = LeagueState.from_dict(stored)
         d = msgpack.unpackb(msgpack.packb(tbl.to_dict(t, GAME)), raw=False)
         assert d["league"] == stored  # what snapshots held before it was typed
         assert tbl.from_dict(d, GAME).league == t.league
-    state = tbl.LeagueState.from_dict(sng)
+    state = LeagueState.from_dict(sng)
     assert state.sng and state.levels[1] == (15, 30) and state.places == {"2": 3}
-    assert not tbl.LeagueState.from_dict(deals).sng
+    assert not LeagueState.from_dict(deals).sng
 
 
 def test_only_each_players_last_answers_are_kept():
@@ -263,7 +264,7 @@ def test_a_clone_holds_every_field_of_the_table_and_of_its_seats():
     for i in range(3):
         tbl.sit(t, f"p{i}", "n", i, 100)
     tbl.start_hand(t, GAME, DECK, 0)
-    t.league, t.xin, t.xout, t.code = tbl.LeagueState("m", "s", 3, 100), ["x1"], [["x2", "p0", 5, 0, "left"]], "ABCD"
+    t.league, t.xin, t.xout, t.code = LeagueState("m", "s", 3, 100), ["x1"], [["x2", "p0", 5, 0, "left"]], "ABCD"
     c = tbl.clone(t)
     assert [getattr(c, f.name) for f in fields(tbl.Table)] == [getattr(t, f.name) for f in fields(tbl.Table)]
     assert c.seats is not t.seats and all(a is not b for a, b in zip(c.seats, t.seats, strict=True))
