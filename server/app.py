@@ -36,6 +36,7 @@ from .edge.protocol import SUBPROTOCOLS
 from .edge.session import Sessions
 from .edge.transport import WS_PATH, Connection, make_process_request, select_subprotocol
 from .metrics import CONTENT_TYPE_LATEST, GcPauses, Metrics
+from .ops.admin import console_page
 from .ops.admin_api import AdminApi
 from .ops.moderation import Moderation
 from .redis_embedded import EmbeddedRedis
@@ -165,7 +166,8 @@ class App:
             select_subprotocol=select_subprotocol,
             process_request=make_process_request(s.web_dir, self.store.ping, self._metrics_body, self.gate,
                                                  self._admin_page, self.admin_api.handle,
-                                                 {g.name: g.web for g in self.games.values() if g.web is not None}),
+                                                 {g.name: g.web for g in self.games.values() if g.web is not None},
+                                                 console_page),
             max_size=s.hard_max_frame,
             compression=None,
             create_connection=Connection,

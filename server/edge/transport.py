@@ -183,8 +183,6 @@ def select_subprotocol(connection: ServerConnection, offered: Sequence[str]) -> 
 
 #: Where the operator's HTTP API lives (server/ops/admin_api.py).
 ADMIN_API = "/admin/api/"
-#: The operator console's page (served at /admin/console with --admin-token).
-CONSOLE = Path(__file__).resolve().parents[1] / "ops" / "console.html"
 
 
 def make_process_request(
@@ -195,6 +193,7 @@ def make_process_request(
     admin: Callable[[], Awaitable[bytes]],
     admin_api: Callable[[str, str, str], Awaitable[tuple[int, bytes]]] | None = None,
     game_folders: Mapping[str, Path] | None = None,
+    console: Callable[[], bytes] | None = None,
 ) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         url = urlsplit(request.path)
@@ -224,9 +223,9 @@ def make_process_request(
         if path != WS_PATH and request.method not in ("GET", "HEAD"):
             return text_response(405, "only GET here\n")
         if path == "/admin/console":  # a page without data: what it shows comes from the API, with the token
-            if not gate.admin_page:
+            if not gate.admin_page or console is None:
                 return text_response(404, "not found\n")
-            return response(200, CONSOLE.read_bytes(), "text/html; charset=utf-8")
+            return response(200, console(), "text/html; charset=utf-8")
         if path in ("/metrics", "/admin"):
             if path == "/admin" and not gate.admin_page:
                 return text_response(404, "not found\n")

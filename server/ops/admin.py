@@ -5,7 +5,16 @@ cluster's live processes, every room, and this process's connections and error c
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
+
+#: the operator console's page (served at /admin/console with --admin-token): a page
+#: without data, what it shows comes from the admin API
+CONSOLE = Path(__file__).with_name("console.html")
+
+
+def console_page() -> bytes:
+    return CONSOLE.read_bytes()
 
 
 def _table(headers: list[str], rows: list[list[Any]]) -> str:
