@@ -31,6 +31,7 @@ from engine import bots  # noqa: E402
 from server.games import GAMES  # noqa: E402
 from server.room import table as tbl  # noqa: E402
 from server.room.core import ActCommand, Change, JoinCommand, LeaveCommand, Origin, RoomCore  # noqa: E402
+from server.room.delivery import Delivery  # noqa: E402
 from server.room.log import needs_snapshot  # noqa: E402
 from server.room.options import parse_room_options  # noqa: E402
 from server.room.view import RoomView  # noqa: E402
@@ -52,11 +53,18 @@ class Viewer:
 
 
 class Process:
-    """What a view asks of its process: its node id and who is online (everyone)."""
+    """What a view and the delivery ask of their process: its node id, who is online
+    (everyone), and its connections (none holds a request: they are all elsewhere)."""
 
     node = "bench"
 
     def is_online(self, player: str) -> bool:
+        return True
+
+    def claim(self, conn: int, seq: int) -> None:
+        return None
+
+    async def send_to_node(self, node: str, message: dict[str, Any]) -> bool:
         return True
 
 
@@ -71,7 +79,10 @@ class Bench:
         self.rng = random.Random(seed)
         self.core = RoomCore(self.game, table, new_id=lambda: f"x{self.rng.getrandbits(32):08x}", rng=self.rng,
                              close_empty_after_ms=3_600_000)
-        self.view = RoomView(self.game, table, Process())  # type: ignore[arg-type]
+        process = Process()
+        self.view = RoomView(self.game, table, process)  # type: ignore[arg-type]
+        # the answers are for requests of another process: only the updates are rendered here
+        self.delivery = Delivery(process.node, process, process, process.send_to_node)  # type: ignore[arg-type]
         self.now = 1_000
         self.seq = 0
         self.snapshot_version = 1
@@ -109,7 +120,7 @@ class Bench:
         for payout in change.payouts:
             self.core.paid_out(payout.xid)
         self.view.table = change.table
-        self.view._deliver(change.events, change.answers)
+        self.delivery.change(self.view, change.events, change.answers)
         end = time.process_time()
         self.seconds["store"] += shown - start
         self.seconds["views"] += end - shown

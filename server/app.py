@@ -142,7 +142,7 @@ class App:
         self.node = Node(self.node_id, self.store, self.clients.pubsub, s, self.metrics, self.sessions, self.clock)
         self.views = Views(self.node_id, self.store, self.games, self.sessions, self.metrics,
                            self.node.subscribe, self.node.unsubscribe, self._lobby_changed, self.clock,
-                           room_moved=self._room_moved)
+                           self.node.send, room_moved=self._room_moved)
         self.directory = Directory(self.node_id, self.store, self.views, self.sessions, self.games, s,
                                    self.metrics, self.clock, self.deck, self.node.send, self._lobby_changed)
         self.lobby = Lobby(self.games, self.store, s, self.metrics, self.sessions, self.views, self.directory,

@@ -92,3 +92,30 @@ def test_the_rules_see_relative_and_deferred_imports():
     assert ("server.cli", "server.app") in found  # inside _serve
     assert ("server.ops.history_cli", "redis") in found
     assert ("leduc", "engine.game") in found
+
+
+def _answer_exits() -> set[tuple[str, str]]:
+    """``(module, how)`` for every place in ``server`` that answers a waiting request:
+    claims it from the connections (``.claim(...)``) or sends an answer to another
+    process's inbox (a ``{"k": "ans", ...}`` message)."""
+    found = set()
+    for path in sorted(PACKAGES["server"].rglob("*.py")):
+        module = _module("server", path)
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "claim"):
+                found.add((module, "claim"))
+            elif isinstance(node, ast.Dict) and any(
+                    isinstance(k, ast.Constant) and k.value == "k" and isinstance(v, ast.Constant) and v.value == "ans"
+                    for k, v in zip(node.keys, node.values, strict=True)):
+                found.add((module, "ans"))
+    return found
+
+
+def test_answers_leave_one_way():
+    """A request is answered through ``server.room.delivery`` only (ARCHITECTURE.md, "The
+    life of an act"): no other module claims a waiting request or sends an answer to
+    another process. The reader finds both where they are (it can fail)."""
+    found = _answer_exits()
+    assert {("server.room.delivery", "claim"), ("server.room.delivery", "ans")} <= found
+    assert {module for module, _ in found} == {"server.room.delivery"}

@@ -2,9 +2,9 @@
 
 A :class:`ScanRoom` runs the server's own room code without I/O: the room core
 (``server.room.core.RoomCore``) decides every command and timer, and the server's own
-view (``server.room.view.RoomView``: ``_deliver`` for the answers, each viewer's events
-filtered with ``engine.game.event_for`` and its snapshot, ``snapshot`` for a spectator
-who starts watching) renders what each connection receives: exactly the messages the
+view and delivery (``server.room.delivery.Delivery.change``: the answers, then each
+viewer's update rendered by ``server.room.view.RoomView``; ``send_snapshot`` for a
+spectator who starts watching) renders what each connection receives: exactly the messages the
 server sends, minus the socket. The transfers with wallets are completed at once.
 
 People come and go as on a real table: seated players act on their own snapshot with an
@@ -46,6 +46,7 @@ from server.room.core import (
     SitOutCommand,
     left_message,
 )
+from server.room.delivery import Delivery
 from server.room.options import parse_room_options
 from server.room.view import RoomView
 
@@ -102,6 +103,10 @@ class Views:
         return True
 
 
+async def _no_other_process(node: str, message: dict[str, Any]) -> bool:
+    raise AssertionError(f"an answer for another process ({node}): every request here is this one's")
+
+
 class ScanRoom:
     """One room of ``game`` played for a number of hands with every message scanned."""
 
@@ -127,6 +132,7 @@ class ScanRoom:
                              new_seed=lambda: f"{self.rng.getrandbits(256):064x}")
         self.views = Views()
         self.view = RoomView(game, table, self.views)
+        self.delivery = Delivery(NODE, self.views.sessions, self.views, _no_other_process)  # type: ignore[arg-type]
         self.know = Knowledge()
         self.now = START_MS
         self.viewers: list[Viewer] = []
@@ -173,7 +179,7 @@ class ScanRoom:
             self.core.buy_in_closed(change.debit.xid)
         self._learn(change)
         self.view.table = change.table
-        self.view._deliver(change.events, change.answers)
+        self.delivery.change(self.view, change.events, change.answers)
         for payout in change.payouts:
             self.core.paid_out(payout.xid)
             for v in self.viewers:

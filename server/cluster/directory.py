@@ -37,7 +37,6 @@ from ..metrics import Metrics
 from ..room import table as tbl
 from ..room.actor import Lease, RoomActor
 from ..room.core import (
-    ROOM_ANSWER,
     Command,
     JoinCommand,
     Origin,
@@ -66,6 +65,7 @@ class Directory:
         self.node = node
         self.store = store
         self.views = views
+        self.delivery = views.delivery
         self.sessions = sessions
         self.games = dict(games)
         self.settings = settings
@@ -129,8 +129,7 @@ class Directory:
         if isinstance(req.command, JoinCommand):  # the try that timed out may have seated the player
             req.command = dataclasses.replace(req.command, again=True)
         if req.tries >= MAX_TRIES or self.stopping:
-            if self.sessions.claim(origin.conn, origin.seq) is not None:
-                session.send(_unavailable(origin.ref, req.room))
+            self.delivery.answer(origin, _unavailable(origin.ref, req.room))
             return
         self._arm(req, origin)
         self.background.spawn(self.route(req.room, req.command))
@@ -163,7 +162,7 @@ class Directory:
                     self._refuse(cmd, forwarded)
                     return
                 if got is None:
-                    self.deliver(cmd.origin, error_message("no_such_room", f"no room {room[:64]!r}",
+                    self.delivery.answer(cmd.origin, error_message("no_such_room", f"no room {room[:64]!r}",
                                                            cmd.origin.ref, "room"))
                     return
                 holder = got
@@ -176,7 +175,7 @@ class Directory:
                                                     "sent": time.time()}):
                 log.info("room %s: owner %s has no inbox (gone); waiting for its lease to run out", room, holder)
         except UNAVAILABLE:
-            self.deliver(cmd.origin, _unavailable(cmd.origin.ref, room))
+            self.delivery.answer(cmd.origin, _unavailable(cmd.origin.ref, room))
 
     def _mark_sent(self, origin: Origin, node: str) -> None:
         session = self.sessions.get(origin.conn) if origin.node == self.node else None
@@ -223,23 +222,6 @@ class Directory:
 
     # --- answers ------------------------------------------------------------------------
 
-    def deliver(self, origin: Origin, msg: dict[str, Any]) -> None:
-        """Answer a request, here or on the process that holds its connection."""
-        if origin.node == self.node:
-            self._answer(origin.conn, origin.seq, msg)
-            return
-        self.background.spawn(self.send_to_node(origin.node, {
-            "k": "ans", "conn": origin.conn, "seq": origin.seq, "msg": msg}))
-
-    def _answer(self, conn: int, seq: int, msg: dict[str, Any]) -> None:
-        session = self.sessions.claim(conn, seq)
-        if session is None:
-            return
-        if msg.get("t") == ROOM_ANSWER:
-            self.background.spawn(self.views.answer_room(session, msg["room"], msg["version"], msg.get("ref")))
-        else:
-            session.send(msg)
-
     def on_inbox(self, message: dict[str, Any]) -> None:
         """A message from another process's directory."""
         kind = message.get("k")
@@ -248,7 +230,7 @@ class Directory:
             self.metrics.forward_latency.observe(max(0.0, time.time() - message.get("sent", time.time())))
             self.background.spawn(self.route(message["room"], cmd, forwarded=True))
         elif kind == "ans":
-            self._answer(message["conn"], message["seq"], message["msg"])
+            self.delivery.on_answer(message)
         elif kind == "moved":
             self.moved(Origin.from_wire(message["origin"]))
 
@@ -394,6 +376,7 @@ class Directory:
         if self._lobby_flush is not None:
             await asyncio.wait([self._lobby_flush], timeout=2.0)
         await self.background.wait(2.0)
+        await self.delivery.wait(2.0)
 
 
 def _unavailable(ref: Any, room: str | None = None) -> dict[str, Any]:

@@ -95,9 +95,6 @@ class ActorHost(Protocol):
     lease_ms: int
     idle_seconds: float
 
-    def deliver(self, origin: Origin, msg: dict[str, Any]) -> None:
-        """Answer a request, on whichever process holds its connection."""
-
     def reroute(self, room: str, cmd: Command) -> None:
         """This process cannot decide ``cmd`` after all: route it again."""
 
@@ -295,21 +292,21 @@ class RoomActor:
     async def _command(self, cmd: Command, enqueued: float) -> None:
         if not await self._settle():
             self._count(cmd, "unavailable")
-            self.host.deliver(cmd.origin, _unavailable(cmd.origin, self.room))
+            self.views.delivery.answer(cmd.origin, _unavailable(cmd.origin, self.room))
             return
         try:
             decision = self.core.handle(cmd, self.clock())
         except Exception:
             log.exception("room %s: command %s failed", self.room, cmd.kind)
             self._count(cmd, "internal_error")
-            self.host.deliver(cmd.origin, error_message(
+            self.views.delivery.answer(cmd.origin, error_message(
                 "internal_error", "the server failed to process this request; nothing changed",
                 cmd.origin.ref, room=self.room))
             return
         if isinstance(decision, Reply):
             self._count(cmd, decision.msg.get("code") if decision.msg.get("t") == "error" else None,
                         duplicate=decision.msg.get("t") == "ack")
-            self.host.deliver(decision.origin, decision.msg)
+            self.views.delivery.answer(decision.origin, decision.msg)
             return
         await self._store(decision, cmd, enqueued)
 
@@ -384,7 +381,7 @@ class RoomActor:
                         self.room, change.table.version, exc)
             self._in_doubt = (change, snapshot, answers, record)
             if change.origin is not None:
-                self.host.deliver(change.origin, _unavailable(change.origin, self.room))
+                self.views.delivery.answer(change.origin, _unavailable(change.origin, self.room))
             self._retry_at = time.monotonic() + RETRY_SECONDS
             return False
         crash_point("after_join_commit" if change.debit is not None else
@@ -541,12 +538,12 @@ class RoomActor:
             ok, _wallet = await self.store.debit(d.player, d.xid, d.amount, self.room, self.clock())
         except UNAVAILABLE:
             # the journal entry may exist: the transfer sweeper refunds it (never stored here)
-            self.host.deliver(change.origin, _unavailable(change.origin, self.room))
+            self.views.delivery.answer(change.origin, _unavailable(change.origin, self.room))
             return False
         crash_point("after_debit")
         if not ok:
             self.metrics.errors.labels("insufficient_funds").inc()
-            self.host.deliver(change.origin, error_message(
+            self.views.delivery.answer(change.origin, error_message(
                 "insufficient_funds", "your wallet holds less than the buy-in", change.origin.ref,
                 room=self.room))
         return ok
@@ -574,7 +571,7 @@ class RoomActor:
             self.core.paid_out(p.xid)
             msg = left_message(self.room, p, wallet)
             unwatch = p.reason == "left"
-            self.views.notice(self.view, p.player, msg, unwatch, p.origin)
+            self.views.delivery.notice(self.view, p.player, msg, unwatch, p.origin)
             try:
                 await self.store.publish_notice(self.room, {
                     "notice": p.player, "msg": msg, "unwatch": unwatch, "from": self.lease.node,

@@ -16,9 +16,8 @@ who see the same thing and hold the same snapshot (all spectators, one player's 
 connections) share one rendered update.
 
 A change carries the answers to the requests it settles (``ack``, the joiner's
-snapshot, ...). The process holding a request's connection renders and sends its answer
-just before the change's update, so a requester sees the same order on every process:
-its answer, then the update.
+snapshot, ...). They, the updates and every other answer leave through the process's
+:class:`~server.room.delivery.Delivery`, which the views own.
 """
 
 from __future__ import annotations
@@ -32,12 +31,12 @@ from typing import Any
 from engine.game import Event, Game, ViewMemo, event_for, is_private
 
 from ..aio import cancel_and_wait, single_flight, stop_if_cancelled
-from ..edge.protocol import error_message
 from ..metrics import Metrics
 from ..store import UNAVAILABLE, ChangeMessage, Store, pack, parse_room_message, unpack
 from . import fair, league_match
 from . import table as tbl
 from .core import Answer, Origin
+from .delivery import Delivery, with_ref
 from .log import RoomLogError, current_table, replay
 from .viewers import Connections, Viewer
 
@@ -176,41 +175,14 @@ class RoomView:
     def refresh(self) -> None:
         """Bring every viewer up to date when something shown changed without a new
         version (someone's connection status): an update with no events."""
-        self._update(self.viewers.values(), [], self.shared())
+        self.update(self.viewers.values(), [], self.shared())
 
     def spectators(self) -> int:
         """How many players watch here without a seat."""
         seated = {s.player for s in self.table.seats if s is not None}
         return len({v.player_id for v in self.viewers.values()} - seated)
 
-    def _deliver(self, events: list[Event], answers: list[Answer]) -> None:
-        """Answers for requests held here, then every viewer's update. An ``ack`` travels
-        inside its requester's update (``ack`` and ``ref``) when the requester follows the
-        room by updates, else just before it."""
-        t = self.table
-        shared = self.shared()
-        answered: set[int] = set()
-        acks: dict[int, tuple[Any, Any]] = {}  # connection id -> (action id, ref)
-        for a in answers:
-            if a.origin.node != self.views.node:
-                continue
-            session = self.views.sessions.claim(a.origin.conn, a.origin.seq)
-            if session is None:
-                continue
-            if a.kind == "room":
-                self.views.watch(self, session)
-                self.send_snapshot(session, a.origin.ref, shared)
-                answered.add(session.id)
-            elif a.kind == "ack" and session.id in self.viewers and session.id in self.held:
-                acks[session.id] = (a.data, a.origin.ref)
-            elif a.kind == "ack":
-                session.send(_with_ref({"t": "ack", "room": self.room, "id": a.data, "version": t.version},
-                                       a.origin.ref))
-            else:
-                session.send(_with_ref(dict(a.data), a.origin.ref))
-        self._update(self.viewers.values(), events, shared, acks)
-
-    def _update(self, viewers: Iterable[Viewer], events: list[Event], shared: dict[str, Any],
+    def update(self, viewers: Iterable[Viewer], events: list[Event], shared: dict[str, Any],
                 acks: dict[int, tuple[Any, Any]] | None = None) -> None:
         """Send each of ``viewers`` the ``update`` from the snapshot it holds to the table's
         now: rendered once per distinct sight and held snapshot, the same message object
@@ -249,7 +221,7 @@ class RoomView:
                 self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
                 if ack is not None:  # held is not None: the requester's own copy carries its ack
-                    s.send(_with_ref(dict(messages[0], ack=ack[0]), ack[1]))
+                    s.send(with_ref(dict(messages[0], ack=ack[0]), ack[1]))
                     continue
                 for m in messages:
                     s.send(m)
@@ -261,13 +233,15 @@ class Views:
     ``subscribe(channel)`` / ``unsubscribe(channel)`` come from the node's pub/sub
     reader, which hands every room channel message to :meth:`on_message`.
     ``lobby_changed()`` is called when this process's spectator counts change.
+    ``send_to_node(node, message)`` puts a message in another process's inbox: what
+    :attr:`delivery` sends a request's answer with.
     """
 
     def __init__(self, node: str, store: Store, games: dict[str, Game], sessions: Connections,
                  metrics: Metrics, subscribe: Callable[[str], Awaitable[None]],
                  unsubscribe: Callable[[str], Awaitable[None]], lobby_changed: Callable[[], None],
-                 clock: Callable[[], int], room_moved: Callable[[str, str], None] = lambda room, owner: None
-                 ) -> None:
+                 clock: Callable[[], int], send_to_node: Callable[[str, dict[str, Any]], Awaitable[bool]],
+                 room_moved: Callable[[str, str], None] = lambda room, owner: None) -> None:
         self.node = node
         self.store = store
         self.games = games
@@ -283,6 +257,7 @@ class Views:
         self.presence: dict[str, bool] = {}  # players seated in rooms viewed here -> connected anywhere
         self._spectators_dirty: set[str] = set()
         self._spectators_task: asyncio.Task[None] | None = None
+        self.delivery = Delivery(node, sessions, self, send_to_node)  # how changes leave here
 
     def get(self, room: str) -> RoomView | None:
         return self.views.get(room)
@@ -440,7 +415,7 @@ class Views:
         seated_before = set(view.seated_players())
         view.table = table
         try:
-            view._deliver(events, answers)
+            self.delivery.change(view, events, answers)
         except Exception:  # the change is stored; a failure to render it must not lose it
             log.exception("room %s: showing version %d failed", view.room, table.version)
         if set(view.seated_players()) != seated_before:
@@ -468,18 +443,18 @@ class Views:
                     # --redis-wait-replicas a change is published only after the replicas
                     # confirm it, and an owner that dies in between leaves it unannounced
                     # (its players waited for the turn's clock: found by the chaos soak)
-                    await self._catch_up(view)
+                    await self.catch_up(view)
         elif "notice" in msg:
             if msg.get("from") != self.node:
-                self.notice(view, msg["notice"], msg["msg"], msg.get("unwatch", False),
-                            Origin.from_wire(msg["origin"]) if msg.get("origin") else None)
+                self.delivery.notice(view, msg["notice"], msg["msg"], msg.get("unwatch", False),
+                                     Origin.from_wire(msg["origin"]) if msg.get("origin") else None)
 
     async def _on_change(self, view: RoomView, msg: ChangeMessage) -> None:
         if msg.version <= view.version or view.pins:
             return  # old, or a room this process owns: its actor shows its own changes
         if msg.version > view.version + 1:  # missed some: made again from Redis
             self.metrics.view_gaps.inc()
-            await self._catch_up(view)
+            await self.catch_up(view)
             return
         if msg.record:  # the next change: make it here too
             try:
@@ -502,19 +477,6 @@ class Views:
         events = unpack(msg.events) if msg.events else []
         answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
         self.apply(view, table, events, answers)
-
-    async def answer_room(self, session: Viewer, room: str, version: int, ref: Any) -> None:
-        """Answer a request with ``session``'s snapshot of ``room`` as of ``version`` or
-        later (what its owner decided: see ``ROOM_ANSWER``), and have it watch the room."""
-        view = self.views.get(room)
-        if view is not None and view.version < version:
-            await self._catch_up(view)
-        if view is None or view.version < version:  # closed meanwhile, or Redis is away
-            session.send(error_message("unavailable", "the room could not be shown right now; send sync",
-                                       ref, room=room))
-            return
-        self.watch(view, session)
-        view.send_snapshot(session, ref)
 
     async def _missed_events(self, view: RoomView, version: int) -> list[Event]:
         """The events of the changes between the view's version and ``version`` (those
@@ -552,7 +514,7 @@ class Views:
         for session in list(view.viewers.values()):
             view.send_snapshot(session, None, shared)
 
-    async def _catch_up(self, view: RoomView) -> None:
+    async def catch_up(self, view: RoomView) -> None:
         try:
             await self._resync(view)
         except UNAVAILABLE:
@@ -588,25 +550,6 @@ class Views:
         events = await self._missed_events(view, table.version + 1)
         if table.version > view.version and not view.pins:
             self.apply(view, table, events, [])
-
-    def notice(self, view: RoomView, player: str, msg: dict[str, Any], unwatch: bool,
-               origin: Origin | None) -> None:
-        """A message for every local connection of ``player`` watching the room; the one
-        that asked (``origin``) gets it as its answer, with its ``ref``."""
-        requester = None
-        if origin is not None and origin.node == self.node:
-            requester = self.sessions.claim(origin.conn, origin.seq)
-            if requester is not None:
-                requester.send(_with_ref(dict(msg), origin.ref))
-        for s in list(view.viewers.values()):
-            if s.player_id != player:
-                continue
-            if s is not requester:
-                s.send(msg)
-            if unwatch:
-                self.unwatch(view, s)
-        if requester is not None and unwatch and requester.id in view.viewers:
-            self.unwatch(view, requester)
 
     # --- presence ---------------------------------------------------------------------------
 
@@ -661,12 +604,6 @@ def _snapshot(held: Held) -> dict[str, Any]:
     """The ``room`` message of a snapshot's parts."""
     shared, your_seat, view = held
     return dict(shared, your_seat=your_seat, view=view)
-
-
-def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
-    if ref is not None:
-        msg["ref"] = ref
-    return msg
 
 
 def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
