@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from client_demo.bots_cli import Progress, format_table  # noqa: E402
+from client_demo.tools.bots_cli import Progress, format_table  # noqa: E402
 from engine.bots.arena import SimStats, simulate  # noqa: E402
 
 HEADERS = ["game", "matchup", "hands", "smart: chips/hand (95% CI)", "measure", "smart (95% CI)",

@@ -44,8 +44,8 @@ from bench.soak.local import (  # noqa: E402
     settled_audit,
 )
 from bench.soak.report import HonestResult, SoakResult, failures, format_report  # noqa: E402
-from client_demo.loadtest.figures import http_get  # noqa: E402
-from client_demo.loadtest.players import PlayStats  # noqa: E402
+from client_demo.tools.loadtest.figures import http_get  # noqa: E402
+from client_demo.tools.loadtest.players import PlayStats  # noqa: E402
 from server.games import GAMES  # noqa: E402
 
 GRANT = 10_000  # a new player's chips (the server's --grant default)

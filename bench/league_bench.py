@@ -7,7 +7,7 @@
 Starts its own redis-server (a free loopback port, a temporary directory) and one
 ``cardroom serve`` on 127.0.0.1 (a free port), and for each game runs two leagues with the
 same entrants through the real ``cardroom league create|enter|run`` commands, the entrants
-being the built-in programs (``python -m client_demo.entrant``) playing over WebSocket:
+being the built-in programs (``python -m client_demo.sdk.entrant``) playing over WebSocket:
 
 * a **duplicate** league, ``--hands D``: each match plays D deals in one room per seating
   (heads-up: 2 rooms, Dou Dizhu: 3), so D x rooms hands;
@@ -73,7 +73,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from client_demo.bots_cli import format_table  # noqa: E402
+from client_demo.tools.bots_cli import format_table  # noqa: E402
 from server.league import stats  # noqa: E402
 from server.redis_embedded import redis_server_binary  # noqa: E402
 

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from client_demo.loadtest.launcher import free_port  # noqa: E402
+from client_demo.tools.loadtest.launcher import free_port  # noqa: E402
 from server.redis_embedded import redis_server_binary  # noqa: E402
 
 LIFTED = ["--rate", "1000000", "--burst", "1000000", "--abuse-limit", "1000000", "--send-queue", "4096",

@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import msgpack  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
-from client_demo.bot import Bot, play  # noqa: E402
-from client_demo.client import CardroomClient  # noqa: E402
+from client_demo.sdk.bot import Bot, play  # noqa: E402
+from client_demo.sdk.client import CardroomClient  # noqa: E402
 
 
 class CheckOrCall(Bot):

@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from client_demo.updates import RoomFollower  # noqa: E402
+from client_demo.sdk.updates import RoomFollower  # noqa: E402
 
 
 class Player:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from urllib.parse import urlsplit
 
-from client_demo.loadtest.launcher import free_port
+from client_demo.tools.loadtest.launcher import free_port
 
 
 class RedisLink:

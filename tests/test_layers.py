@@ -55,6 +55,8 @@ RULES = [
      ("server",), ("client_demo", "bench", "tests"), ()),
     ("the client package (SDK, bots, web page, load test) speaks the protocol only",
      ("client_demo",), ("server", "bench", "tests"), ()),
+    ("the SDK and bots stand alone: the commands built on them (client_demo/tools) are above them",
+     ("client_demo.sdk",), ("client_demo.tools",), ()),
     ("the store knows Redis keys and scripts, not rooms, routing, requests or connections",
      ("server.store",), ("server.room", "server.cluster", "server.requests", "server.records", "server.league",
                          "server.ops", "server.app", "server.cli", "server.edge"), ()),
@@ -92,6 +94,7 @@ def test_the_rules_see_relative_and_deferred_imports():
     assert ("server.cli", "server.app") in found  # inside _serve
     assert ("server.ops.history_cli", "redis") in found
     assert ("leduc", "engine.game") in found
+    assert ("client_demo.tools.loadtest.conn", "client_demo.sdk.updates") in found  # from ...sdk.updates
 
 
 def _answer_exits() -> set[tuple[str, str]]:

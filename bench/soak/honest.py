@@ -3,7 +3,7 @@ frames hit rooms with hands in progress (and so that damage to real play shows).
 
 Each room (Hold'em and Zha Jin Hua with two seats, Dou Dizhu with three) is created by
 its first player and every seat is taken by a :class:`HonestPlayer`: the load test's
-player (``client_demo.loadtest.players.Player``: it acts when its snapshot says it is
+player (``client_demo.tools.loadtest.players.Player``: it acts when its snapshot says it is
 its turn, with an ``engine.bots`` strategy) with a short think time, so that it stays
 under the server's default rate limit, and a smaller buy-in, so that a busted player can
 buy in again several times from its 10,000 chip grant.
@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_demo.loadtest.players import Player, PlayStats
+from client_demo.tools.loadtest.players import Player, PlayStats
 
 BUY_IN = 1000
 THINK_SECONDS = 0.12  # at most ~8 actions a second per player: under 20 messages/s

@@ -21,7 +21,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from client_demo.loadtest.launcher import SERVING, Child, LaunchError, stop_all
+from client_demo.tools.loadtest.launcher import SERVING, Child, LaunchError, stop_all
 from server.redis_embedded import EmbeddedRedis
 from server.room.log import load_room
 from server.store import Store

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_demo.updates import RoomFollower
+from client_demo.sdk.updates import RoomFollower
 from engine import bots, fairness
 from engine.game import Game
 from server.records.history import Entry, history_reply, split_hands

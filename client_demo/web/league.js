@@ -432,7 +432,7 @@ export class LeagueScreen {
     if (!L.owner) return null; // an operator's league takes no entrant over the protocol
     const me = this.store.welcome ? this.store.welcome.name : null;
     if ((L.entrants || []).some((e) => e.client && e.name === me)) return null;
-    const cmd = `python -m client_demo.entrant --game ${L.game} --strategy smart --league ${L.name}`;
+    const cmd = `python -m client_demo.sdk.entrant --game ${L.game} --strategy smart --league ${L.name}`;
     return h("p", { class: "muted small league-hint", "data-testid": "league-enter-hint" },
       withCode("lg.enter_hint", { cmd, fn: "play_league", doc: "docs/league.md" }));
   }

@@ -43,7 +43,7 @@ class LeagueError(Exception):
 @dataclass
 class Entrant:
     """One entrant, played in one of three ways: a program the runner starts for each seat
-    (``command``, or a built-in ``strategy`` run by ``python -m client_demo.entrant``); the
+    (``command``, or a built-in ``strategy`` run by ``python -m client_demo.sdk.entrant``); the
     room's own server-side bot (``bot``: a built-in ``strategy`` entered into a league the
     server runs); or, with none of these, a client that entered over the protocol, stays
     connected and is told of each seat (``league_seat`` messages)."""

@@ -56,10 +56,10 @@ GiveUp = Callable[[list[dict[str, Any]]], str | None]
 
 def entrant_command(entrant: Entrant, game: str) -> list[str]:
     """The program that plays ``entrant``'s seats: its own command, or the built-in
-    entrant (``python -m client_demo.entrant``) with its strategy."""
+    entrant (``python -m client_demo.sdk.entrant``) with its strategy."""
     if entrant.command:
         return shlex.split(entrant.command)
-    return [sys.executable, "-m", "client_demo.entrant", "--game", game, "--strategy", entrant.strategy or "smart"]
+    return [sys.executable, "-m", "client_demo.sdk.entrant", "--game", game, "--strategy", entrant.strategy or "smart"]
 
 
 def league_table(league: League, game: Game, room: str, seating: tuple[str, ...], match: str, seed: str,

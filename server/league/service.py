@@ -21,7 +21,7 @@ did not get to (making one again is harmless), tells the entrants again and fini
 same matches: no match is lost, and none is recorded twice.
 
 Entrants are players who enter themselves (they play every seat they are given over
-their own connections: :func:`client_demo.bot.play_league` does it) and, entered by the
+their own connections: :func:`client_demo.sdk.bot.play_league` does it) and, entered by the
 league's owner, built-in strategies that the match's rooms play as server-side bots.
 """
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from client_demo.loadtest.figures import (
+from client_demo.tools.loadtest.figures import (
     histogram_delta,
     histogram_quantile,
     parse_histogram,
     percentile,
 )
-from client_demo.loadtest.players import BroadcastClock, Player, PlayStats
-from client_demo.loadtest.report import exit_status
+from client_demo.tools.loadtest.players import BroadcastClock, Player, PlayStats
+from client_demo.tools.loadtest.report import exit_status
 
 ROOT = Path(__file__).resolve().parents[2]
 CARDROOM = [sys.executable, "-m", "server.cli", "loadtest"]

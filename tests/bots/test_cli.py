@@ -88,7 +88,7 @@ async def test_cardroom_bots_plays_a_few_hands_against_a_live_server_and_stops(s
 
 
 async def test_cardroom_bots_joins_an_existing_room_by_id_and_reports_a_full_room(server):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     async with CardroomClient(server.ws_url, name="host") as host:
         room = (await host.create_room("zhajinhua", options={"seats": 2, "between_hands_seconds": 0.05}))["room"]
@@ -137,7 +137,7 @@ async def test_without_url_the_bots_go_to_the_port_the_server_was_given(unused_t
 
 
 async def test_cardroom_bots_stops_and_says_why_when_its_opponent_sits_out(server):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     async with CardroomClient(server.ws_url, name="human") as human:
         room = (await human.create_room("holdem", options={"seats": 2, "between_hands_seconds": 0.3}))["room"]
@@ -225,7 +225,7 @@ async def test_too_few_bots_for_a_private_room_are_refused_before_connecting(unu
 
 
 async def test_a_strategy_the_game_lacks_is_refused_before_any_room_is_created(server):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     code, out, err = await run_cli("bots", "--url", server.ws_url, "--game", "doudizhu",
                                    "--strategy", "calling_station", "--create")
@@ -251,7 +251,7 @@ def test_simulate_refuses_a_strategy_the_game_lacks_naming_the_games_strategies(
     ("https://cards.example/ws", "wss://cards.example/ws"),
 ])
 def test_the_page_address_is_taken_as_its_websocket_url(url, expected):
-    from client_demo.bots_cli import websocket_url
+    from client_demo.tools.bots_cli import websocket_url
 
     assert websocket_url(url) == expected
 
@@ -266,7 +266,7 @@ async def test_cardroom_bots_plays_at_the_page_address_with_a_json_config(server
     rows = summary_rows(out)
     # blinds 1/2 (not the default 50/100): a hand of check/call/fold moves a few chips
     assert [r["hands"] for r in rows] == ["1", "1"] and sum(int(r["net"]) for r in rows) == 0
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     async with CardroomClient(server.ws_url, name="look") as client:
         (room,) = (await client.list_rooms(game="holdem"))["rooms"]

@@ -89,11 +89,11 @@ def test_a_command_builds_and_imports_only_what_it_runs(argv, built):
             "except SystemExit:\n"
             "    pass\n"
             "print(' '.join(sorted(made[0].choices)))\n"
-            "print(' '.join(m for m in ('engine.holdem', 'redis', 'client_demo.bots_cli') if m in sys.modules))\n")
+            "print(' '.join(m for m in ('engine.holdem', 'redis', 'client_demo.tools.bots_cli') if m in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", code, *argv], cwd=ROOT, capture_output=True, text=True, timeout=60)
     choices, imported = proc.stdout.splitlines()[-2:]
     assert built <= set(choices.split())
     if argv[0] == "healthcheck":
         assert set(choices.split()) == {"demo", "serve", "redis", "healthcheck"} and imported == ""
     if argv[0] == "league":
-        assert "client_demo.bots_cli" not in imported and "loadtest" not in choices
+        assert "client_demo.tools.bots_cli" not in imported and "loadtest" not in choices

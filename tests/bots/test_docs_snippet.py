@@ -8,8 +8,8 @@ import asyncio
 import re
 from pathlib import Path
 
-from client_demo.bot import Bot, play
-from client_demo.client import CardroomClient
+from client_demo.sdk.bot import Bot, play
+from client_demo.sdk.client import CardroomClient
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 

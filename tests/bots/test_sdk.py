@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from client_demo.bot import Bot, StrategyBot, play, run_in_room
-from client_demo.client import CardroomClient, ConnectionLost, ServerError
+from client_demo.sdk.bot import Bot, StrategyBot, play, run_in_room
+from client_demo.sdk.client import CardroomClient, ConnectionLost, ServerError
 
 
 async def wait_for_turn(client: CardroomClient, room: str, seat: int, timeout: float = 5.0) -> dict:

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from client_demo.client import CardroomClient
+from client_demo.sdk.client import CardroomClient
 from tests.fault.harness import ROOT, RedisProcess, ServerProcess
 from tests.league.test_league import league as run_league
 

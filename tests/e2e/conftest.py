@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from client_demo.loadtest.launcher import free_port
-from client_demo.updates import RoomFollower
+from client_demo.sdk.updates import RoomFollower
+from client_demo.tools.loadtest.launcher import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-results" / "e2e"

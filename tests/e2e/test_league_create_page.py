@@ -147,7 +147,7 @@ def test_make_a_league_add_built_ins_and_run_a_round(new_page, shots: Path) -> N
     assert strategy.locator("option").evaluate_all("els => els.map(e => e.value)") == ["smart", "random", "calling_station"]
     # not an entrant: how a bot enters itself, in one muted line
     hint = page.get_by_test_id("league-enter-hint")
-    expect(hint).to_contain_text("python -m client_demo.entrant --game holdem --strategy smart --league friends")
+    expect(hint).to_contain_text("python -m client_demo.sdk.entrant --game holdem --strategy smart --league friends")
     expect(hint).to_contain_text("play_league")
 
     add_builtin(page, "smart")
@@ -299,7 +299,7 @@ def test_the_form_and_the_owners_page_in_chinese_on_a_phone(new_page, shots: Pat
     expect(page.get_by_test_id("league-add-name")).to_have_attribute("placeholder", "名字（可选）")
     expect(page.get_by_test_id("league-enter-hint")).to_contain_text("机器人可以自己参赛")
     expect(page.get_by_test_id("league-enter-hint").locator("code").first).to_have_text(
-        f"python -m client_demo.entrant --game doudizhu --strategy smart --league {name}")
+        f"python -m client_demo.sdk.entrant --game doudizhu --strategy smart --league {name}")
     add_builtin(page, "smart")
     expect(page.get_by_test_id("entrant-smart")).to_have_text("smart 内置：聪明")
     add_builtin(page, "random", "smart")

@@ -1,7 +1,7 @@
 """The league page for leagues made over the protocol (docs/league.md, "Leagues over the
 protocol"), in a real browser against the real test server.
 
-The leagues are made, entered and run with the Python SDK (``client_demo.client``), as a
+The leagues are made, entered and run with the Python SDK (``client_demo.sdk.client``), as a
 league's own clients would: ``league_create``, ``league_enter`` (two built-in strategies,
 which the match rooms play as bot seats, and a bot that entered itself), ``league_run``.
 The page shows what plays each entrant (*built-in: smart*, *connected bot*), the run
@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from client_demo.bot import StrategyBot, play_league
-from client_demo.client import CardroomClient
+from client_demo.sdk.bot import StrategyBot, play_league
+from client_demo.sdk.client import CardroomClient
 
 from .test_league_page import _EN_LABELS, _TEXTS
 from .ui import SIZES, enter, expect, screenshot

@@ -46,8 +46,8 @@ LEVELS = blind_levels(CONFIG)  # the league's schedule: 10/20, 15/30, 25/50, ...
 ENTRANT = '''
 import asyncio, json, os, sys
 from pathlib import Path
-from client_demo.bot import StrategyBot, run_in_room
-from client_demo.client import CardroomClient
+from client_demo.sdk.bot import StrategyBot, run_in_room
+from client_demo.sdk.client import CardroomClient
 
 async def main(out, strategy):
     room = os.environ["CARDROOM_ROOM"]

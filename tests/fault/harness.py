@@ -21,7 +21,7 @@ from typing import Any
 from redis.asyncio import Redis
 from websockets.exceptions import ConnectionClosed
 
-from client_demo.loadtest.launcher import free_port as launcher_free_port
+from client_demo.tools.loadtest.launcher import free_port as launcher_free_port
 from engine import bots
 from server.redis_embedded import redis_server_binary
 from server.room.log import load_room

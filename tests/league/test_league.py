@@ -153,7 +153,7 @@ def test_entrants_that_stall_or_crash_void_their_matches_and_stop_the_run(cluste
 
 def _entrant_at(url: str, strategy: str = "random") -> str:
     """An entrant command that plays on ``url`` whatever league run tells it."""
-    return f"env CARDROOM_URL={url} {sys.executable} -m client_demo.entrant --game holdem --strategy {strategy}"
+    return f"env CARDROOM_URL={url} {sys.executable} -m client_demo.sdk.entrant --game holdem --strategy {strategy}"
 
 
 def test_run_with_url_where_nothing_listens_plays_nothing_and_changes_nothing(cluster):

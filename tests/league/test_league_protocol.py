@@ -13,8 +13,8 @@ import time
 import pytest
 import redis
 
-from client_demo.bot import StrategyBot, play_league
-from client_demo.client import CardroomClient, ServerError
+from client_demo.sdk.bot import StrategyBot, play_league
+from client_demo.sdk.client import CardroomClient, ServerError
 from server.store import Keys, unpack
 from tests.fault.harness import RedisProcess, ServerProcess
 

@@ -9,7 +9,7 @@ import time
 import jwt
 import pytest
 
-from client_demo.client import CardroomClient
+from client_demo.sdk.client import CardroomClient
 from server.edge.auth import (
     JWKS_MISS_SECONDS,
     REASONS,

@@ -111,7 +111,7 @@ async def test_lines_cross_processes_and_outlive_the_process_that_kept_them(make
 
 
 async def test_the_python_client_says_a_line(app, connect):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     a = await connect("alice")
     room = await new_room(a, seats=2)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from client_demo.loadtest.launcher import free_port
+from client_demo.tools.loadtest.launcher import free_port
 
 pytestmark = pytest.mark.each_redis  # does the exec'd redis-server keep the lock? run on each binary
 

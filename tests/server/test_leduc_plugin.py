@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from client_demo.client import CardroomClient, ServerError
+from client_demo.sdk.client import CardroomClient, ServerError
 from tests.fault.harness import ServerProcess
 from tests.plugins import cardroom, install_leduc
 

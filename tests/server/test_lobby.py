@@ -496,7 +496,7 @@ async def test_first_hand_players_holds_the_first_deal_until_they_are_all_seated
 
 
 async def test_the_sdk_finds_a_private_room_by_its_code_joins_it_and_adds_a_bot(make_app):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     app = await make_app()
     async with CardroomClient(app.ws_url, name="a") as a, CardroomClient(app.ws_url, name="b") as b:

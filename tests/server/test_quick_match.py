@@ -116,7 +116,7 @@ def test_the_order_tries_the_last_opened_table_then_the_fullest():
 
 
 async def test_the_sdk_quick_match(make_app):
-    from client_demo.client import CardroomClient
+    from client_demo.sdk.client import CardroomClient
 
     app = await make_app(games=GAMES)
     async with CardroomClient(app.ws_url, name="a") as a, CardroomClient(app.ws_url, name="b") as b:

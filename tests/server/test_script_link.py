@@ -12,7 +12,7 @@ import pytest
 from redis import exceptions as rx
 from redis.asyncio import Redis, RedisCluster
 
-from client_demo.loadtest.launcher import free_port
+from client_demo.tools.loadtest.launcher import free_port
 from server.redis_embedded import redis_server_binary
 from server.store.link import ScriptLink, link_for
 from tests.redis_link import RedisLink

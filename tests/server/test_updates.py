@@ -8,7 +8,7 @@ import asyncio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from client_demo.updates import RoomFollower, apply_patch
+from client_demo.sdk.updates import RoomFollower, apply_patch
 from server.games import GAMES
 from server.room import shuffled_deck
 from server.room.view import _viewer_patch, snapshot_patch

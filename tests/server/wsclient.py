@@ -1,6 +1,6 @@
 """A small test client: one WebSocket connection speaking the cardroom protocol.
 
-Each ``update`` it receives is expanded (:class:`client_demo.updates.RoomFollower`) into
+Each ``update`` it receives is expanded (:class:`client_demo.sdk.updates.RoomFollower`) into
 the ``event`` messages and the patched ``room`` snapshot it stands for, so tests wait for
 those; an update that does not apply (a gap) is counted in ``gaps`` and answered with a
 ``sync``, as a real client does."""
@@ -15,7 +15,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from client_demo.updates import RoomFollower
+from client_demo.sdk.updates import RoomFollower
 
 _refs = itertools.count(1)
 

@@ -11,7 +11,7 @@ It only speaks the wire protocol (``websockets`` + ``msgpack``, subprotocol
 ``conn``      the lean client connection (reader task, replies by ``ref``)
 ``players``   a seat's player, the action-to-broadcast clock, opening a room
 ``launcher``  the local server(s), their Redis and the echo server, as child processes
-``echo``      the echo server itself (``python -m client_demo.loadtest.echo``)
+``echo``      the echo server itself (``python -m client_demo.tools.loadtest.echo``)
 ``figures``   percentiles, ``/metrics`` parsing, ``/proc`` readings
 ``probe``     CPU and memory of the servers under test, local or remote
 ``runner``    the play, idle and echo phases

@@ -1,6 +1,6 @@
 """The baseline of ``cardroom loadtest --baseline-echo``: a bare msgpack WebSocket echo server.
 
-    python -m client_demo.loadtest.echo --port 0
+    python -m client_demo.tools.loadtest.echo --port 0
 
 Binds 127.0.0.1, accepts the subprotocol ``cardroom.msgpack`` at any path, decodes each
 binary frame with msgpack and sends the decoded map straight back, re-encoded. No

@@ -26,7 +26,7 @@ and one player::
   caller knows. :attr:`CardroomClient.rooms` always holds the latest snapshot per room.
 * Each ``update`` the server sends (one per change of a room: its events and a patch of
   the snapshot) is yielded as what it stands for: its ``event`` messages, then the
-  patched ``room`` snapshot (:mod:`client_demo.updates`). An update that does not apply
+  patched ``room`` snapshot (:mod:`client_demo.sdk.updates`). An update that does not apply
   to the snapshot held is answered with ``sync`` (the server sends the room again).
 * Provably fair deals (``docs/fairness.md``): :meth:`CardroomClient.join` sends a fresh
   random client seed, and after every hand of a room it sits in the client sends a new

@@ -280,9 +280,9 @@ async def run_bots(url: str, game: str | None, count: int, *, room: str | None =
     (:func:`websocket_url`), a ``strategy`` that ``game`` lacks, or a private room
     created with too few bots for a hand (nobody else could join it).
     """
-    from .bot import SHORT_TABLE_GRACE, BotStats, StrategyBot, find_or_create_room, run_in_room
-    from .bot import min_players as players_needed
-    from .client import CardroomClient, ServerError
+    from ..sdk.bot import SHORT_TABLE_GRACE, BotStats, StrategyBot, find_or_create_room, run_in_room
+    from ..sdk.bot import min_players as players_needed
+    from ..sdk.client import CardroomClient, ServerError
 
     url = websocket_url(url)
     if count < 1:
@@ -403,7 +403,7 @@ async def _sit_down_together(clients: Sequence[Any], room: str, buy_in: int | No
     """Seat every bot in a new room before its first hand (the room was created with
     ``first_hand_players`` = the number of bots, so the first deal waits for all of them).
     Returns each bot's snapshot (None: it found no seat)."""
-    from .client import ServerError
+    from ..sdk.client import ServerError
 
     joined: list[dict[str, Any] | None] = [None] * len(clients)
     for i, client in enumerate(clients):
@@ -425,7 +425,7 @@ async def _min_players(client: Any, game: str) -> int:
     for g in listing.get("games", []):
         if g.get("game") == game:
             return int(g.get("min_players", 2))
-    from .bot import min_players
+    from ..sdk.bot import min_players
 
     return min_players(game)
 
@@ -435,7 +435,7 @@ def _check_before_creating(game: str, strategy: str, count: int, create: bool,
     """``ValueError`` for bots that could never play, found before any room is made: a
     strategy ``game`` lacks, or a new private room with fewer bots (and server-side bot
     seats) than a hand needs, since nobody else can find it."""
-    from .bot import min_players
+    from ..sdk.bot import min_players
 
     if (problem := strategy_problem(game, strategy)) is not None:
         raise ValueError(problem)
@@ -456,7 +456,7 @@ def waiting_line(snapshot: dict[str, Any], room: str, hint: str = "") -> str | N
     """What bots seated in ``room`` wait for before its first hand, in one line (None
     when a hand can start): the players missing, the free seats others may take, and
     ``hint`` (how to start without them)."""
-    from .bot import short_table
+    from ..sdk.bot import short_table
 
     reason = short_table(snapshot)
     if reason is None:
@@ -475,7 +475,7 @@ async def _stop_when_table_breaks(clients: Sequence[Any], room: str, tasks: Sequ
     ready (the others busted, left, or sit out) for ``grace`` seconds after a hand.
     Before the first hand, once every bot has sat down (or failed to), prints to ``out``
     what they wait for (:func:`waiting_line`) each time that changes."""
-    from .bot import ready_players, short_table
+    from ..sdk.bot import ready_players, short_table
 
     short_since: float | None = None
     said = ""
@@ -528,7 +528,7 @@ def bots_command(args: argparse.Namespace) -> int:
     refuses; 130 after a second Ctrl-C."""
     from websockets.exceptions import InvalidHandshake, InvalidURI
 
-    from .client import ServerError
+    from ..sdk.client import ServerError
 
     if args.room is None and args.game is None:
         print("cardroom bots: give --room ID, or --game (and --create for a new room)", file=sys.stderr)

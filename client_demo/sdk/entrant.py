@@ -3,9 +3,9 @@ gave it (see docs/league.md).
 
 ``cardroom league run`` starts one per seat of a match with ``CARDROOM_URL``,
 ``CARDROOM_TOKEN`` and ``CARDROOM_ROOM`` set; a bot author's own program does the same
-with :func:`client_demo.bot.play_seat`::
+with :func:`client_demo.sdk.bot.play_seat`::
 
-    python -m client_demo.entrant --game holdem --strategy smart
+    python -m client_demo.sdk.entrant --game holdem --strategy smart
 
 A seat it cannot play ends it with one line on stderr (its log, which ``league run``
 quotes) and exit status 1: ``entrant: cannot connect to URL: reason`` when no server
@@ -14,9 +14,9 @@ showing in the room); status 2 when ``league run``'s variables are missing.
 
 With ``--league NAME`` it is instead a bot that stays connected: it enters a league the
 servers run (made with ``league_create``) and plays every seat of its matches
-(:func:`client_demo.bot.play_league`) until stopped::
+(:func:`client_demo.sdk.bot.play_league`) until stopped::
 
-    python -m client_demo.entrant --game holdem --strategy smart --league friday --name Ada
+    python -m client_demo.sdk.entrant --game holdem --strategy smart --league friday --name Ada
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .client import ConnectionLost, ServerError
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m client_demo.entrant", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m client_demo.sdk.entrant", description=__doc__.split("\n\n")[0])
     p.add_argument("--game", required=True, choices=games())
     p.add_argument("--strategy", default="smart", help="an engine.bots strategy of the game (default smart)")
     p.add_argument("--seed", type=int, default=None, help="seed of the strategy's random choices")

@@ -20,7 +20,7 @@ import msgpack
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from ..updates import RoomFollower
+from ...sdk.updates import RoomFollower
 
 SUBPROTOCOL = "cardroom.msgpack"
 SETUP_TIMEOUT = 20.0  # seconds for connecting and for one setup request (hello, create_room, join)

@@ -261,11 +261,11 @@ class LocalServers:
 
 
 class EchoServer:
-    """``python -m client_demo.loadtest.echo`` on a free 127.0.0.1 port (the baseline)."""
+    """``python -m client_demo.tools.loadtest.echo`` on a free 127.0.0.1 port (the baseline)."""
 
     def __init__(self) -> None:
         self.tmp = tempfile.mkdtemp(prefix="cardroom-echo-")
-        self.child = Child("echo server", [sys.executable, "-m", "client_demo.loadtest.echo", "--port", "0"],
+        self.child = Child("echo server", [sys.executable, "-m", "client_demo.tools.loadtest.echo", "--port", "0"],
                            os.path.join(self.tmp, "echo.log"))
         self.url = ""
 
