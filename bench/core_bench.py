@@ -8,8 +8,11 @@ players (no sockets, no Redis, no event loop); ``--game`` plays another game ins
 It prints CPU microseconds per action (a hand's automatic steps, such as the deal, are
 counted with the actions around them), split into the core (``RoomCore.handle`` and
 ``due``), the store's packing (the record, the events, and a snapshot when the change
-needs one) and the views (``RoomView`` rendering each player's update). The rest of a
-served action is I/O: frames read and written, the Redis round trip, asyncio. With
+needs one) and the views (``RoomView`` rendering each player's update). A fourth figure,
+``follow``, is what each *other* process showing the room pays on top of rendering its own
+viewers' updates: the change's record made again on its copy of the table
+(``server.room.log.replay``) and checked against the owner's events, as
+``Views._on_change`` does. The rest of a served action is I/O: frames read and written, the Redis round trip, asyncio. With
 ``--profile`` it prints cProfile's top functions instead.
 """
 
@@ -32,10 +35,10 @@ from server.games import GAMES  # noqa: E402
 from server.room import table as tbl  # noqa: E402
 from server.room.core import ActCommand, Change, JoinCommand, LeaveCommand, Origin, RoomCore  # noqa: E402
 from server.room.delivery import Delivery  # noqa: E402
-from server.room.log import needs_snapshot  # noqa: E402
+from server.room.log import needs_snapshot, replay  # noqa: E402
 from server.room.options import parse_room_options  # noqa: E402
 from server.room.view import RoomView  # noqa: E402
-from server.store import pack  # noqa: E402
+from server.store import pack, unpack  # noqa: E402
 
 GAME = GAMES["holdem"]
 PLAYERS = ("p1", "p2")
@@ -87,7 +90,8 @@ class Bench:
         self.seq = 0
         self.snapshot_version = 1
         self.actions = 0
-        self.seconds = {"core": 0.0, "store": 0.0, "views": 0.0}
+        self.seconds = {"core": 0.0, "store": 0.0, "views": 0.0, "follow": 0.0}
+        self.follower = table  # another process's copy of the table, made by replaying records
         for player in self.players:
             self.store(self.decide(lambda p=player: self.core.handle(JoinCommand(self.origin(p)), self.now)))
         for i, player in enumerate(self.players):
@@ -110,9 +114,8 @@ class Bench:
         if needs_snapshot(self.core.table, change, self.snapshot_version):
             pack(tbl.to_dict(change.table, self.game))
             self.snapshot_version = change.table.version
-        pack(change.record)
-        if change.events:
-            pack(change.events)
+        record = pack(change.record)
+        events = pack(change.events) if change.events else b""
         shown = time.process_time()
         self.core.stored(change)
         if change.debit is not None:
@@ -124,6 +127,17 @@ class Bench:
         end = time.process_time()
         self.seconds["store"] += shown - start
         self.seconds["views"] += end - shown
+        self.follow(record, events, change.table.version)
+
+    def follow(self, record: bytes, events: bytes, version: int) -> None:
+        """What a process that follows the room does with the change's record (its
+        viewers' updates cost what ``views`` does here)."""
+        start = time.process_time()
+        followed = replay(self.game, self.follower, unpack(record), version)
+        if (pack(followed.events) if followed.events else b"") != events:
+            raise SystemExit(f"version {version} replayed with other events than its owner's")
+        self.follower = followed.table
+        self.seconds["follow"] += time.process_time() - start
 
     def rebuy(self) -> None:
         """Seat again a player who went bust (between hands)."""
@@ -189,8 +203,11 @@ def main() -> None:
     table = "heads-up Hold'em" if args.game == GAME.name else f"{len(bench.players)}-player {bench.game.title}"
     print(f"{table}, random players, {bench.actions:,} actions "
           f"({bench.core.table.hand_no:,} hands, {bench.core.table.version:,} changes):")
-    print(f"  CPU per action: {sum(per.values()):.0f} µs = core {per['core']:.0f} + store packing "
+    owner = per["core"] + per["store"] + per["views"]
+    print(f"  CPU per action: {owner:.0f} µs = core {per['core']:.0f} + store packing "
           f"{per['store']:.0f} + views {per['views']:.0f}")
+    print(f"  each other process showing the room: follow {per['follow']:.0f} µs (replay and check) "
+          f"+ its viewers' updates")
 
 
 if __name__ == "__main__":
