@@ -125,7 +125,7 @@ class Session:
         self.name: str | None = None
         self.bucket = TokenBucket(rate, burst)
         self.strikes = 0  # rate-limited messages in a row
-        self.code_misses = 0  # find_room codes that named no room (see Lobby._find_room)
+        self.code_misses = 0  # find_room codes that named no room (see Tables.find in server/requests/tables.py)
         self.chat: TokenBucket | None = None  # its chat lines' own limit, once it talks (Lobby._check_chat)
         self.watch_lobby: str | bool = False  # False, True (all games) or a game name
         self.closed = False  # nothing more is queued once closing

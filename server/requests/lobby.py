@@ -1,8 +1,9 @@
 """The lobby: each validated request to its handler.
 
-Identity (``hello``), the room list, creating rooms and spectating are answered by the
-process the client is connected to, from what Redis holds (players, the shared room
-list, spectator counts of every live process). Requests that change a room (``join``,
+Identity (``hello``: :mod:`.identity`), the room list (:mod:`.room_list`), making and
+finding tables and quick match (:mod:`.tables`), spectating, histories, records and
+leagues are answered by the process the client is connected to, from what Redis holds
+(players, the shared room list, spectator counts of every live process). Requests that change a room (``join``,
 ``leave``, ``sit_out``, ``sit_in``, ``show``, ``add_bot``, ``auto_play``, ``act``) go to the room's owner
 through the :class:`~server.cluster.directory.Directory`, wherever it is.
 """
@@ -11,13 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.errors import ConfigError
-from engine.game import Event, Game, event_for
+from engine.game import Game
 
 from ..aio import Background
 from ..cluster.directory import Directory
@@ -46,32 +45,22 @@ from ..room.core import (
     ShowCommand,
     SitInCommand,
     SitOutCommand,
-    lobby_summary,
 )
-from ..room.options import parse_room_options
+from ..room.delivery import with_ref
 from ..room.view import RoomView, Views
 from ..store import UNAVAILABLE, Store
-from . import matchmaking
 from .identity import Identity
 from .room_list import RoomList
+from .tables import Tables
 
 log = logging.getLogger(__name__)
 
-QUICK_MATCH_WAIT = 5.0  # seconds a quick match waits for its bucket's lock (and for its seat)
-QUICK_MATCH_LOCK_MS = 10_000  # a lock whose holder died runs out after this
-MAX_CODE_MISSES = 10  # find_room codes naming no room a connection may send
 HISTORY_ENTRIES = 2000  # stream entries read for a history request (a few hundred hands)
 CHAT_BURST = 5  # chat lines a connection may say at once ...
 CHAT_SECONDS = 2.0  # ... and then one every this many seconds
 
 
 LEAGUE_REQUESTS = (m.ListLeagues, m.LeagueInfo, m.LeagueCreate, m.LeagueEnter, m.LeagueRun, m.LeagueExport)
-
-
-def _with_ref(msg: dict[str, Any], ref: Any) -> dict[str, Any]:
-    if ref is not None:
-        msg["ref"] = ref
-    return msg
 
 
 class Lobby:
@@ -94,6 +83,7 @@ class Lobby:
         self._tasks = Background()  # presence updates, waits for a gone player's return, pushes
         self._background = self._tasks.spawn
         self.room_list = RoomList(self.games, store, directory, views, node, clock, self._background)
+        self.tables = Tables(self.games, store, settings, self.gate, views, directory, self.room_list, node, clock)
 
     # --- connections ---------------------------------------------------------------------
 
@@ -159,7 +149,7 @@ class Lobby:
         ref = msg.ref
         try:
             if isinstance(msg, m.Ping):
-                session.send(_with_ref(self._pong(), ref))
+                session.send(with_ref(self._pong(), ref))
                 return
             if self.stopping:
                 raise ProtocolError("unavailable", "the server is shutting down; reconnect to another")
@@ -174,22 +164,22 @@ class Lobby:
                         self.room_list.watch(session, msg.game)
                     else:
                         self.room_list.unwatch(session)
-                session.send(_with_ref(await self.rooms_message(msg.game), ref))
+                session.send(with_ref(await self.rooms_message(msg.game), ref))
             elif isinstance(msg, m.CreateRoom):
-                await self._create_room(session, msg)
+                await self.tables.create(session, msg)
             elif isinstance(msg, m.Spectate | m.Sync):
                 await self._spectate(session, msg)
             elif isinstance(msg, m.QuickMatch):
-                await self._quick_match(session, msg)
+                await self.tables.quick_match(session, msg)
             elif isinstance(msg, m.FindRoom):
-                await self._find_room(session, msg)
+                await self.tables.find(session, msg)
             elif isinstance(msg, m.History):
                 await self._history(session, msg)
             elif isinstance(msg, m.MyRecord):
                 totals, recent = await self.store.player_record(session.player_id, msg.last or 10)
-                session.send(_with_ref(record_message(totals, recent), ref))
+                session.send(with_ref(record_message(totals, recent), ref))
             elif isinstance(msg, LEAGUE_REQUESTS):
-                session.send(_with_ref(await self._league(session, msg), ref))
+                session.send(with_ref(await self._league(session, msg), ref))
             elif isinstance(msg, m.Leave) and self._leave_watching(session, msg.room, ref):
                 pass
             else:
@@ -272,7 +262,7 @@ class Lobby:
         playing = table.hand_no if tbl.playing(table) else None
         reply = history_reply(split_hands([Entry(*e) for e in entries]), session.player_id, table.game, msg.room,
                               msg.last or 10, playing, league_over=table.league is not None and table.closed)
-        session.send(_with_ref(reply, msg.ref))
+        session.send(with_ref(reply, msg.ref))
 
     async def _league(self, session: Session, msg: m.Message) -> dict[str, Any]:
         """The ``leagues`` list or one ``league``, from the reports leagues publish
@@ -305,7 +295,7 @@ class Lobby:
         if view is None or session.id not in view.viewers or view.seat_of(session.player_id) is not None:
             return False
         self.views.unwatch(view, session)
-        session.send(_with_ref({"t": "left", "room": room, "seat": None, "pending": False}, ref))
+        session.send(with_ref({"t": "left", "room": room, "seat": None, "pending": False}, ref))
         return True
 
     async def _hello(self, session: Session, msg: m.Hello) -> None:
@@ -321,7 +311,7 @@ class Lobby:
                 held.append((view, seat))
         session.player_id, session.name = player, name
         first = self.sessions.authenticated(session)
-        session.send(_with_ref({
+        session.send(with_ref({
             "t": "welcome", "player": player, "name": name, "token": token, "wallet": wallet,
             "seats": [{"room": v.room, "game": v.game.name, "seat": s} for v, s in held],
         }, ref))
@@ -340,118 +330,6 @@ class Lobby:
         if (sign_in := self.identify.sign_in_info()) is not None:
             pong["sign_in"] = sign_in
         return pong
-
-    def _game(self, name: str) -> Game:
-        game = self.games.get(name)
-        if game is None:
-            raise ProtocolError("no_such_game", f"no game {name[:32]!r} (hosted: {', '.join(sorted(self.games))})", "game")
-        return game
-
-    async def _create_room(self, session: Session, msg: m.CreateRoom) -> None:
-        view, events = await self._new_room(session, self._game(msg.game), msg.options, msg.config)
-        room_id, table = view.room, view.table
-        self.views.watch(view, session)
-        view.send_snapshot(session, msg.ref)
-        for event in events:  # the bots taking their seats, for the creator's hand history
-            session.send({"t": "event", "room": room_id, "version": table.version,
-                          "event": event_for(event, None)})
-
-    async def _new_room(self, session: Session, game: Game, given_options: Mapping[str, Any] | None,
-                        given_config: Mapping[str, Any] | None) -> tuple[RoomView, list[Event]]:
-        """Create a room (this process holds it): its view and the events of its creation."""
-        try:
-            options = parse_room_options(game, given_options)
-        except ConfigError as exc:
-            raise ProtocolError("bad_config", str(exc), exc.field) from None
-        try:
-            config = game.parse_config(given_config)
-        except ConfigError as exc:
-            raise ProtocolError("bad_config", f"config.{exc}", f"config.{exc.field}") from None
-        if not self.gate.new_room(session.address, time.monotonic()):
-            raise ProtocolError("rate_limited", "too many new rooms from your address; try again in a minute")
-        while True:
-            room_id = "r-" + secrets.token_hex(4)
-            code = tbl.new_join_code() if options["private"] else None
-            if code is not None and not await self.store.claim_join_code(code, room_id):
-                continue  # another private room has this code
-            table = tbl.Table(room=room_id, game=game.name, options=options, config=config,
-                              seats=[None] * options["seats"], version=1, code=code, creator=session.player_id,
-                              empty_since_ms=self.clock(), next_seed=secrets.token_hex(32))
-            events = tbl.seat_bots(table, options.get("bots", 0))  # their chips are granted in this write
-            sent = time.monotonic()
-            created = await self.store.create_room(
-                room_id, game.name, tbl.to_dict(table, game), events, sum(tbl.granted_chips(events).values()),
-                self.node, self.settings.lease_ms)
-            if created:
-                break
-            if code is not None:
-                await self.store.drop_join_code(code, room_id)
-        if not table.code:  # a private room is never listed
-            await self.store.set_lobby_entries({room_id: dict(lobby_summary(table), version=table.version)})
-        view = RoomView(game, table, self.views)
-        self.views.adopt(view)
-        await self.views.subscribe_new(room_id)
-        self.directory.start_created(game, table, view, fence=1, sent=sent)
-        return view, events
-
-    async def _find_room(self, session: Session, msg: m.FindRoom) -> None:
-        """``room_found``: the open private room whose join code is ``msg.code`` (in any
-        case), for a player who was given the code alone. A code is 40 random bits, and a
-        connection that names :data:`MAX_CODE_MISSES` codes of no room is refused from
-        then on (``rate_limited``): guessing costs a new connection every ten tries, and
-        connections per address are limited."""
-        if session.code_misses >= MAX_CODE_MISSES:
-            raise ProtocolError("rate_limited", "too many codes that name no table: reconnect to try again")
-        code = msg.code.strip().upper()
-        room = await self.store.room_of_code(code)
-        view = await self.views.open(room) if room is not None else None
-        if view is None or view.table.code != code or view.table.closed:
-            if room is not None and view is None:  # the room's data expired: its code is free again
-                await self.store.drop_join_code(code, room)
-            session.code_misses += 1
-            raise ProtocolError("bad_code", "no open private table has this code: check the invitation", "code")
-        session.send(_with_ref({"t": "room_found", "room": view.room, "game": view.table.game,
-                                "name": view.table.options["name"]}, msg.ref))
-
-    # --- quick match ---------------------------------------------------------------------
-
-    async def _quick_match(self, session: Session, msg: m.QuickMatch) -> None:
-        """Seat the player at an open table of the game that fits, or at a new one.
-
-        Decided one request at a time per bucket (:mod:`server.requests.matchmaking`) under a Redis
-        lock held until the seat shows in the room, so a burst fills one table before the
-        next is opened. The answer is the join's: a ``room`` snapshot or its error."""
-        game = self._game(msg.game)
-        bucket = matchmaking.bucket(game.name, msg.stake, msg.seats)
-        name = f"qm:{bucket}"
-        token = secrets.token_hex(8)
-        deadline = time.monotonic() + QUICK_MATCH_WAIT
-        while not await self.store.lock(name, token, QUICK_MATCH_LOCK_MS):
-            if time.monotonic() > deadline:
-                raise ProtocolError("unavailable", "quick match is busy right now; retry")
-            await asyncio.sleep(0.01)
-        try:
-            view = await self._pick_table(session, game, msg, bucket)
-            if view is None:
-                options, config = matchmaking.quick_table(game, msg.stake, msg.seats)
-                view, _ = await self._new_room(session, game, options, config)
-                await self.store.set_quick_match_room(bucket, view.room)
-            origin = self.directory.origin(session, msg.ref)
-            await self.directory.request(session, view.room, JoinCommand(origin, None, msg.buy_in, None, msg.seed))
-            for _ in range(round(QUICK_MATCH_WAIT / 0.01)):  # the next request must see this seat taken
-                if view.seat_of(session.player_id) is not None or origin.seq not in session.requests:
-                    break
-                await asyncio.sleep(0.01)
-        finally:
-            await self.store.unlock(name, token)
-
-    async def _pick_table(self, session: Session, game: Game, msg: m.QuickMatch, bucket: str) -> RoomView | None:
-        last = await self.store.quick_match_room(bucket)
-        for room in matchmaking.order(await self.room_list.rooms(), game.name, last):
-            view = await self.views.open(room)
-            if view is not None and matchmaking.fits(view.table, game, session.player_id or "", msg.stake, msg.seats):
-                return view
-        return None
 
     # --- the room list (room_list.py) -----------------------------------------------------
 

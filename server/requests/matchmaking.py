@@ -4,7 +4,7 @@ A request names a game and optionally a ``stake`` (the game's main stake, its
 :attr:`engine.game.Stakes.field`: Hold'em's big blind, Zha Jin Hua's ante, Dou Dizhu's
 base stake) and a table size (``seats``). Requests
 with the same three values share a *bucket*; the lobby decides them one at a time per
-bucket, across every server process, under a Redis lock (see :mod:`server.requests.lobby`), so a
+bucket, across every server process, under a Redis lock (see :mod:`server.requests.tables`), so a
 burst of requests fills one table before it opens the next: never two half-empty tables.
 """
 
