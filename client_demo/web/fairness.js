@@ -263,6 +263,7 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
     // a league match's rooms derive their decks from the match id (the proof's context)
     const deck = await deriveDeck(seed, fairness.context || room, handNo, seeds, size);
     const lay = await layout(game, deck, fairness.deal_order || []);
+    const cardName = cardNamer(game);  // the game's names for its cards (loaded by layout)
     const checked = new Set();
 
     // a bottom pile (Dou Dizhu's) joins the hand of the seat that took it (the landlord)
@@ -273,9 +274,9 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
       const got = [...e.cards].sort((a, b) => a - b);
       for (const c of e.cards) {
         checked.add(c);
-        if (!lay.bottom.includes(c)) return fail("fair.bottom_card", { card: cardText(c), where: whereIs(c, lay) });
+        if (!lay.bottom.includes(c)) return fail("fair.bottom_card", { card: cardName(c), where: whereIs(c, lay) });
       }
-      if (got.join() !== want.join()) return fail("fair.bottom_set", { got: got.map(cardText).join(" "), want: want.map(cardText).join(" ") });
+      if (got.join() !== want.join()) return fail("fair.bottom_set", { got: got.map(cardName).join(" "), want: want.map(cardName).join(" ") });
       if (e.seat !== null && e.seat !== undefined) landlord = e.seat;
     }
     for (const e of seen) {
@@ -286,7 +287,7 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
           const c = e.cards[i];
           checked.add(c);
           if (board[i] !== c) {
-            return fail("fair.board_card", { card: cardText(c), place: place(i), want: board[i] === undefined ? say("fair.nothing") : cardText(board[i]) });
+            return fail("fair.board_card", { card: cardName(c), place: place(i), want: board[i] === undefined ? say("fair.nothing") : cardName(board[i]) });
           }
         }
         continue;
@@ -294,13 +295,13 @@ export async function verifyHand({ game, room, handNo, fairness, reveal, seen = 
       const seat = e.seat;
       const dealt = lay.hands[seat];
       const label = seatLabel(seat);
-      if (!dealt) return fail("fair.no_deal", { who: label, verb: verb(e.kind), cards: cardsList(e.cards) });
+      if (!dealt) return fail("fair.no_deal", { who: label, verb: verb(e.kind), cards: (e.cards || []).map(cardName).join(" ") });
       const allowed = new Set(dealt);
       if (seat === landlord && lay.bottom) for (const c of lay.bottom) allowed.add(c);
       for (const c of e.cards) {
         checked.add(c);
         if (!allowed.has(c)) {
-          return fail("fair.not_dealt", { who: label, verb: verb(e.kind), card: cardText(c), where: whereIs(c, lay) });
+          return fail("fair.not_dealt", { who: label, verb: verb(e.kind), card: cardName(c), where: whereIs(c, lay) });
         }
       }
     }
@@ -315,8 +316,14 @@ function short(hex) {
   return `${String(hex).slice(0, 8)}…`;
 }
 
-function cardsList(cards) {
-  return (cards || []).map(cardText).join(" ");
+/**
+ * How the reasons name `game`'s cards: its table module's `fair.cardText(id)` where its
+ * cards are not the page's 52 and jokers (a plugin's own deck), else the page's names
+ * ("A♠", "10♥", the jokers).
+ */
+function cardNamer(game) {
+  const module = gameModule(game);
+  return (module && module.fair && module.fair.cardText) || cardText;
 }
 
 /** A fresh client seed: 16 random bytes as 22 characters of base64url. */

@@ -98,3 +98,28 @@ def test_a_hand_against_the_bot_plays_out_and_verifies(new_page, shots):
     verdict = page.get_by_test_id("verify-result")
     expect(verdict).to_have_attribute("data-ok", "1")  # the page's check uses the plugin's dealing rule
     expect(verdict).to_contain_text("✔ Verified:")
+
+
+def test_a_failed_fair_deal_check_names_the_plugins_own_cards(new_page):
+    """The page's checker names a plugin's cards as the plugin does (its module's
+    ``fair.cardText``), not as the page's 52-card deck would: Leduc's card 5 is K♠, not
+    a 2 of some suit."""
+    page = new_page(DESKTOP)
+    got = page.evaluate("""async () => {
+      await (await import('/games.js')).loadGame('leduc');
+      const f = await import('/fairness.js');
+      const seed = '11'.repeat(32);
+      const fairness = {scheme: f.SCHEME, commitment: await f.commitment(seed), deck_size: 6, deal_order: [0, 1],
+                        seeds: [{seat: 0, seed: ''}, {seat: 1, seed: ''}]};
+      const deck = await f.deriveDeck(seed, 'r-x', 1, ['', ''], 6);
+      const lay = await f.layout('leduc', deck, [0, 1]);
+      const check = (cards) => f.verifyHand({game: 'leduc', room: 'r-x', handNo: 1, fairness,
+                                             reveal: {server_seed: seed}, seen: [{seat: 0, cards, kind: 'dealt'}]});
+      const wrong = lay.hands[1][0];  // the other seat's card
+      return {good: await check(lay.hands[0]), bad: await check([wrong]), wrong};
+    }""")
+    assert got["good"]["ok"] is True, got
+    wrong = got["wrong"]
+    name = "JQK"[wrong // 2] + ("♠" if wrong % 2 else "♥")
+    assert got["bad"] == {"ok": False, "reason": f"seat 0 was dealt {name}, which the deck does not deal to "
+                                                 f"seat 0: the deck gives it to seat 1"}, got

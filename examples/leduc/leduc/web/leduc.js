@@ -105,6 +105,7 @@ function actText(a) {
 export default {
   // provably fair deals (fairness.js): leduc/rules.py `layout` and what a viewer saw
   fair: {
+    cardText: cardName,  // the fair-deal checker's reasons name Leduc's own six cards
     layout(deck, order) {
       const hands = {};
       order.forEach((s, i) => { hands[s] = [deck[i]]; });
