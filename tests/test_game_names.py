@@ -1,5 +1,6 @@
 """No game is named outside its own package (ARCHITECTURE.md, "Where a game's code lives"):
-the server (``server/``), the SDK, bots and load test (``client_demo/``, Python) and the
+the engine outside the games' packages (``engine/``: the contract, the registry, fair
+decks, the bots' API and arena), the server (``server/``), the SDK, bots and load test (``client_demo/``, Python) and the
 browser page (``client_demo/web/``, all but each game's own table module in ``games/``)
 decide nothing by a game's name. Everything they know of a game comes through its ``Game``
 (and, in the page, the lobby's descriptors and the game's table module).
@@ -22,10 +23,20 @@ from pathlib import Path
 from engine.registry import GROUP
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Python folders that must name no game
-FOLDERS = (ROOT / "server", ROOT / "client_demo")
+#: Python folders that must name no game (but in the games' own packages inside them)
+FOLDERS = (ROOT / "engine", ROOT / "server", ROOT / "client_demo")
 WEB = ROOT / "client_demo" / "web"
 GAMES = {ep.name: ep.value.partition(":")[0] for ep in entry_points(group=GROUP)}
+#: the folders of the games' own packages in this repository (``engine/holdem``, ...)
+OWN = [ROOT.joinpath(*package.split(".")) for package in GAMES.values()]
+
+
+def _modules() -> Iterator[Path]:
+    """The Python modules of :data:`FOLDERS` outside the games' own packages."""
+    for folder in FOLDERS:
+        for path in sorted(folder.rglob("*.py")):
+            if not any(path.is_relative_to(own) for own in OWN):
+                yield path
 
 
 def _named(path: Path) -> Iterator[tuple[int, str]]:
@@ -66,10 +77,10 @@ def test_the_suite_knows_the_games_it_checks_for():
     assert GAMES["holdem"] == "engine.holdem"
 
 
-def test_no_python_module_of_the_server_or_the_clients_names_a_game():
-    found = [f"{path.relative_to(ROOT)}:{line}: {what}"
-             for folder in FOLDERS for path in sorted(folder.rglob("*.py"))
-             for line, what in _named(path)]
+def test_no_python_module_of_the_engine_the_server_or_the_clients_names_a_game():
+    modules = list(_modules())
+    assert ROOT / "engine" / "bots" / "arena.py" in modules and ROOT / "engine" / "holdem" / "bots.py" not in modules
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in modules for line, what in _named(path)]
     assert not found, "a game named outside its package:\n" + "\n".join(found)
 
 

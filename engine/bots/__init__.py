@@ -16,7 +16,7 @@ strategy may answer ``{"type": "look"}``; the seat is then still to act and the
 strategy is asked again with the new view.)
 
 A game declares its strategies in its ``Game`` (:attr:`engine.game.Game.bots`): the
-three built-in games each have ``"smart"`` and ``"random"`` (this package's modules),
+three built-in games each have ``"smart"`` and ``"random"`` (``engine/<game>/bots.py``),
 Hold'em and Zha Jin Hua also ``"calling_station"`` (a baseline that calls everything); a
 game installed from another package brings its own. :func:`strategies` lists a game's,
 :func:`get_strategy` looks one up with a clear error.

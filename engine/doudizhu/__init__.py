@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import CARDS, INT, ActionType, action_types
-from ..bots.doudizhu import decide as smart
-from ..bots.random_bot import doudizhu_random
 from ..game import Game, Practice, Stakes
 from .bidding import Bidding, BidOptions
+from .bots import decide as smart
+from .bots import random_play
 from .hand import apply, new_hand, start_events, timeout_action
 from .history import format_event
 from .legal import LegalActions, legal_actions, legal_to_wire
@@ -92,7 +92,7 @@ GAME = Game(
     dealt=lambda state: state.hands,
     layout=layout,
     stakes=STAKES,
-    bots={"smart": smart, "random": doudizhu_random},
+    bots={"smart": smart, "random": random_play},
     icon="\u2665",
     strings=STRINGS,
     actions=ACTIONS,

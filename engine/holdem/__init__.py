@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import CHIPS, ActionType, action_types
-from ..bots.holdem import decide as smart
-from ..bots.random_bot import holdem_calling_station, holdem_random
 from ..game import Export, Game, Practice, Stakes
+from .bots import calling_station, random_play
+from .bots import decide as smart
 from .evaluator import category, describe, evaluate
 from .hand import OPTIONS, apply, check_options, new_hand, start_events, start_hand
 from .history import format_event
@@ -89,7 +89,7 @@ GAME = Game(
     stakes=STAKES,
     time_bank=True,
     auto_play_checks=True,
-    bots={"smart": smart, "random": holdem_random, "calling_station": holdem_calling_station},
+    bots={"smart": smart, "random": random_play, "calling_station": calling_station},
     icon="\u2660",
     strings=STRINGS,
     actions=ACTIONS,

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actions import CHIPS, SEAT, ActionType, action_types
-from ..bots.random_bot import zhajinhua_calling_station, zhajinhua_random
-from ..bots.zhajinhua import decide as smart
 from ..game import Game, Practice, Stakes
+from .bots import calling_station, random_play
+from .bots import decide as smart
 from .flow import apply, new_hand, show, start_events, timeout_action
 from .history import format_event
 from .legal import Legal, legal_actions, legal_to_wire
@@ -92,7 +92,7 @@ GAME = Game(
     layout=layout,
     stakes=STAKES,
     auto_play_checks=True,
-    bots={"smart": smart, "random": zhajinhua_random, "calling_station": zhajinhua_calling_station},
+    bots={"smart": smart, "random": random_play, "calling_station": calling_station},
     icon="\u2666",
     strings=STRINGS,
     actions=ACTIONS,

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from engine import doudizhu, holdem, zhajinhua
 from engine.bots import decide
-from engine.bots.doudizhu import bid_strength, hand_cost
 from engine.cards import parse_cards
+from engine.doudizhu.bots import bid_strength, hand_cost
 from engine.doudizhu.ranks import parse_ranks, sort_cards
 
 

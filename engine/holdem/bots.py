@@ -1,4 +1,4 @@
-"""The ``smart`` Hold'em strategy: Chen pre-flop, Monte Carlo equity after the flop.
+"""Hold'em's bot strategies. The ``smart`` one: Chen pre-flop, Monte Carlo equity after the flop.
 
 Pre-flop the hole cards are rated with the Chen formula: premium hands raise (or
 re-raise), good hands open or call a normal raise, playable hands limp or check, the
@@ -6,11 +6,15 @@ rest check or fold. Facing a big bet (more than a few big blinds) the decision i
 made from Monte Carlo equity against the live opponents compared with the pot odds.
 
 After the flop the equity against the live opponents (see
-:mod:`engine.bots.holdem_equity`, which uses the NumPy batch evaluator when it is
+:mod:`engine.holdem.equity`, which uses the NumPy batch evaluator when it is
 available) decides: strong hands bet or raise most of the pot, good hands bet half
 the pot and call, hands that beat the pot odds call, the rest check or fold, with
 an occasional small bluff when checked to. Every amount is clamped into the legal
 ``min_to``..``max_to`` range. The only randomness comes from ``rng``.
+
+Also the ``random`` strategy (:func:`random_play`: a uniformly random legal action, a raise
+to a uniform amount) and ``calling_station`` (:func:`calling_station`: checks or calls,
+never raises, never folds to a bet it can match).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .holdem_equity import chen_score, equity
+from .equity import chen_score, equity
 
 Action = dict[str, Any]
 
@@ -129,3 +133,34 @@ def _fold(legal: dict[str, Any]) -> Action:
 
 def _passive(legal: dict[str, Any]) -> Action:
     return _fold(legal)
+
+# --- ``random`` (each action type the seat may take now equally likely, an amount or a
+# target then uniform within its legal range) and ``calling_station`` (a baseline for
+# benchmarks: never folds, never raises) -------------------------------------------------
+
+
+def random_play(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """A uniformly random legal Hold'em action (``legal`` is the engine's wire form)."""
+    choices: list[str] = []
+    if legal.get("fold"):
+        choices.append("fold")
+    if legal.get("check"):
+        choices.append("check")
+    if legal.get("call"):
+        choices.append("call")
+    if legal.get("min_to") is not None and legal.get("max_to") is not None:
+        choices.append("raise")
+    if legal.get("all_in"):
+        choices.append("all_in")
+    if not choices:
+        raise ValueError(f"no legal Hold'em action in {legal!r}")
+    kind = rng.choice(choices)
+    if kind == "raise":
+        return {"type": "raise", "to": rng.randint(legal["min_to"], legal["max_to"])}
+    return {"type": kind}
+
+
+def calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """Hold'em ``calling_station``: checks when it can, else calls (all-in when short); never
+    raises, never folds to a bet it can match."""
+    return check_or_call(legal)

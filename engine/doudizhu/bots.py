@@ -1,4 +1,4 @@
-"""The ``smart`` Dou Dizhu strategy: bid from hand strength, shed cards in few moves.
+"""Dou Dizhu's bot strategies. The ``smart`` one: bid from hand strength, shed cards in few moves.
 
 Hand structure: :func:`hand_cost` splits a hand (rank counts) into playable groups
 (rocket, bombs, airplanes, pair chains, solo chains, trios, pairs, solos) with the
@@ -20,6 +20,9 @@ moves means a hand that goes out sooner.
 * **Following the partner peasant**: pass, unless the play goes out.
 * **Playing out**: a play that empties the hand is always taken; with two groups left
   the one nobody can beat (rocket, bomb) goes first.
+
+Also the ``random`` strategy (:func:`random_play`: a uniformly random legal bid, open-hand
+or doubling choice, or play, passing counting as one choice).
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from ..doudizhu.options import rules_of
-from ..doudizhu.plays import BOMB, ROCKET, SOLO, classify
-from ..doudizhu.ranks import parse_ranks
+from .options import rules_of
+from .plays import BOMB, ROCKET, SOLO, classify
+from .ranks import parse_ranks
 
 Action = dict[str, Any]
 Counts = tuple[int, ...]
@@ -240,3 +243,32 @@ def _top_rank(hand: Counts) -> int:
 
 def _minus(hand: Counts, play: Counts) -> Counts:
     return tuple(a - b for a, b in zip(hand, play, strict=True))
+
+# --- ``random`` (each action type the seat may take now equally likely, an amount or a
+# target then uniform within its legal range) and ``calling_station`` (a baseline for
+# benchmarks: never folds, never raises) -------------------------------------------------
+
+
+def random_play(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """A uniformly random legal Dou Dizhu bid, open-hand or doubling choice, or play
+    (passing counts as one choice)."""
+    if legal.get("phase") == "open":
+        return rng.choice([{"type": "pass"}, {"type": "open"}])
+    if legal.get("phase") == "doubling":
+        return rng.choice([{"type": "pass"}, {"type": "double"}])
+    if legal.get("phase") == "bidding":
+        options: list[Action] = [{"type": "pass"}] if legal.get("can_pass", True) else []
+        if legal.get("style") == "rob":
+            if legal.get("can_call"):
+                options.append({"type": "call"})
+            if legal.get("can_rob"):
+                options.append({"type": "rob"})
+        else:
+            options += [{"type": "bid", "value": v} for v in legal.get("bids", ())]
+        return rng.choice(options)
+    options = [{"type": "play", "cards": p["ranks"]} for p in legal.get("plays", ())]
+    if legal.get("can_pass"):
+        options.append({"type": "pass"})
+    if not options:
+        raise ValueError(f"no legal Dou Dizhu action in {legal!r}")
+    return rng.choice(options)

@@ -1,4 +1,4 @@
-"""The ``smart`` Zha Jin Hua strategy: fold, raise and compare by hand strength and pot odds.
+"""Zha Jin Hua's bot strategies. The ``smart`` one: fold, raise and compare by hand strength and pot odds.
 
 **Strength.** The hand's percentile ``p`` among all 22,100 three-card hands under the
 table's ranking rules (``view["options"]``). Against each live opponent the chance of
@@ -27,6 +27,10 @@ So a hand between smart players ends within a few rounds (someone folds or compa
 never at the ``max_rounds`` cap, and a calling station is made to pay for a weak call.
 When the seat cannot pay a call it goes all-in (a compare against everyone) only with
 ``w > 0.5``, else folds.
+
+Also the ``random`` strategy (:func:`random_play`: a uniformly random legal action, looking
+included while blind) and ``calling_station`` (:func:`calling_station`: looks, then calls
+every round; never raises, folds or compares).
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from bisect import bisect_left, bisect_right
 from itertools import combinations
 from typing import Any
 
-from ..zhajinhua.options import rules_of
-from ..zhajinhua.ranking import Rules, hand_rank
+from .options import rules_of
+from .ranking import Rules, hand_rank
 
 Action = dict[str, Any]
 
@@ -155,3 +159,30 @@ def _fold_or_all_in(legal: dict[str, Any], w: float) -> Action:
     if "fold" in legal:
         return {"type": "fold"}
     return {"type": legal["actions"][0]}
+
+# --- ``random`` (each action type the seat may take now equally likely, an amount or a
+# target then uniform within its legal range) and ``calling_station`` (a baseline for
+# benchmarks: never folds, never raises) -------------------------------------------------
+
+
+def random_play(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """A uniformly random legal Zha Jin Hua action (looking included when still blind)."""
+    choices = [a for a in legal.get("actions", ()) if a in legal]
+    if not choices:
+        raise ValueError(f"no legal Zha Jin Hua action in {legal!r}")
+    kind = rng.choice(choices)
+    if kind == "raise":
+        r = legal["raise"]
+        return {"type": "raise", "stake": rng.randint(r["min"], r["max"])}
+    if kind == "compare":
+        return {"type": "compare", "target": rng.choice(legal["compare"]["targets"])}
+    return {"type": kind}
+
+
+def calling_station(view: dict[str, Any], legal: dict[str, Any], rng: random.Random) -> Action:
+    """Zha Jin Hua ``calling_station``: looks, then calls every round whatever it holds; never
+    raises, folds or compares (short of chips: all-in when allowed, else fold)."""
+    for kind in ("look", "call", "all_in", "fold"):
+        if kind in legal:
+            return {"type": kind}
+    raise ValueError(f"no legal Zha Jin Hua action in {legal!r}")
