@@ -66,6 +66,16 @@ def _package(line: int, module: str) -> Iterator[tuple[int, str]]:
 QUOTED = re.compile("[\"'`]({})[\"'`]".format("|".join(map(re.escape, GAMES))))
 
 
+#: a game's name as a class in the page's stylesheet (``.game-holdem``, ``.game-tile.doudizhu``)
+STYLED = re.compile(r"\.(?:game-)?({})\b".format("|".join(map(re.escape, GAMES))))
+
+
+def _styled(path: Path) -> Iterator[tuple[int, str]]:
+    text = path.read_text()
+    for m in STYLED.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, m.group(0)
+
+
 def _quoted(path: Path) -> Iterator[tuple[int, str]]:
     text = path.read_text()
     for m in QUOTED.finditer(text):
@@ -90,6 +100,15 @@ def test_the_browser_page_names_a_game_only_in_that_games_table_module():
     assert not found, "the page names a game outside games/<name>.js:\n" + "\n".join(found)
 
 
+def test_the_page_styles_a_game_only_in_that_games_stylesheet():
+    """Each game's tile and table styles are its own (``games/<name>.css``, linked with its
+    table module), not the page's stylesheet's."""
+    sheets = sorted(WEB.glob("*.css"))
+    assert WEB / "style.css" in sheets
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in sheets for line, what in _styled(path)]
+    assert not found, "the page's stylesheet styles a game by name:\n" + "\n".join(found)
+
+
 def test_the_check_finds_a_game_named_in_code(tmp_path):
     """The checks can fail: a decision by name, an import of a game, a quoted name in a page."""
     module = tmp_path / "m.py"
@@ -100,3 +119,6 @@ def test_the_check_finds_a_game_named_in_code(tmp_path):
     page = tmp_path / "p.js"
     page.write_text('// a holdem table\nconst ICON = { holdem: "x" };\nif (game === "doudizhu") go();\n')
     assert list(_quoted(page)) == [(3, '"doudizhu"')]
+    sheet = tmp_path / "s.css"
+    sheet.write_text(".game-tile { color: red; }\n.game-tile.zhajinhua { color: red; }\n.game-holdem .seat { }\n")
+    assert list(_styled(sheet)) == [(2, ".zhajinhua"), (3, ".game-holdem")]

@@ -6,7 +6,9 @@
 //
 // A table module's default export is the table (see table.js for what it may offer: center,
 // actions, seatCards, describe, ...); a module may also export `strings`, its words by
-// language ({en: {...}, zh: {...}}), which join the page's (i18n.js).
+// language ({en: {...}, zh: {...}}), which join the page's (i18n.js), and `stylesheet`, the
+// address of its own CSS (its lobby tile, its table's layout), which the page links before
+// the game counts as loaded.
 
 import { LANGS, STRINGS } from "./i18n.js";
 
@@ -69,8 +71,9 @@ export function gameFailure(name) { return failed.get(name); }
 export function loadGame(name) {
   if (!loading.has(name)) {
     const url = `./games/${encodeURIComponent(name)}.js`;
-    loading.set(name, import(url).then((mod) => {
+    loading.set(name, import(url).then(async (mod) => {
       for (const language of LANGS) Object.assign(STRINGS[language], (mod.strings || {}).en || {}, (mod.strings || {})[language] || {});
+      if (mod.stylesheet) await linkStylesheet(mod.stylesheet);
       modules.set(name, mod.default);
       return mod.default;
     }, (err) => {
@@ -82,4 +85,15 @@ export function loadGame(name) {
     }));
   }
   return loading.get(name);
+}
+
+/** Link a game's stylesheet; resolves once it applies (or failed to load: the table still plays). */
+function linkStylesheet(href) {
+  return new Promise((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
 }

@@ -47,6 +47,10 @@ def test_the_lobby_shows_the_plugin_game_in_its_own_words(new_page, shots):
     expect(tile).to_contain_text("Leduc Hold'em")
     expect(tile).to_contain_text("two fixed-limit rounds")
     expect(tile.locator(".game-icon")).to_have_text("♤")
+    # each game's tile takes its colours from the stylesheet its table module links
+    # (leduc.css, served from the plugin's package; the page's own games/zhajinhua.css)
+    expect(tile).to_have_css("background-image", re.compile(r"rgb\(91, 58, 138\)"))
+    expect(page.get_by_test_id("game-zhajinhua")).to_have_css("background-image", re.compile(r"rgb\(122, 34, 48\)"))
     page.get_by_test_id("create-leduc").click()
     form = page.get_by_test_id("create-form")
     expect(form).to_have_attribute("data-game", "leduc")

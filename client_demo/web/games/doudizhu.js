@@ -79,6 +79,9 @@ function saveSelection(ctx) {
   keepSelection(ctx.snap.room, ctx.snap.hand_no, ctx.ui.selected || []);
 }
 
+/** This table's own styles (its lobby tile, its seats' layout): games.js links them. */
+export const stylesheet = new URL("./doudizhu.css", import.meta.url).href;
+
 export default {
   // provably fair deals (fairness.js): the engine's dealing rule (engine/doudizhu Game.layout)
   // and the cards each event or view shows its viewer

@@ -39,6 +39,9 @@ function potTotal(view) {
   return pots + bets;
 }
 
+/** This table's own styles (its lobby tile, its seats' layout): games.js links them. */
+export const stylesheet = new URL("./holdem.css", import.meta.url).href;
+
 export default {
   // provably fair deals (fairness.js): the engine's dealing rule (engine/holdem Game.layout)
   // and the cards each event or view shows its viewer

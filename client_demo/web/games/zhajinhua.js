@@ -61,6 +61,9 @@ function seatView(ctx, seat) {
   return v && v.seats ? v.seats[seat] : null;
 }
 
+/** This table's own styles (its lobby tile, its seats' layout): games.js links them. */
+export const stylesheet = new URL("./zhajinhua.css", import.meta.url).href;
+
 export default {
   // provably fair deals (fairness.js): the engine's dealing rule (engine/zhajinhua Game.layout)
   // and the cards each event or view shows its viewer

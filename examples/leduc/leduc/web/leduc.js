@@ -102,6 +102,9 @@ function actText(a) {
   return "";
 }
 
+/** The tile's colours (leduc.css, served beside this module at /games/leduc/leduc.css). */
+export const stylesheet = new URL("./leduc/leduc.css", import.meta.url).href;
+
 export default {
   // provably fair deals (fairness.js): leduc/rules.py `layout` and what a viewer saw
   fair: {
