@@ -13,6 +13,16 @@ import { animate, soundFor, turnChime } from "./fx.js";
 
 const RING = 2 * Math.PI * 27; // circumference of the clock ring (r = 27 in a 60x60 box)
 
+/**
+ * The classes a game's table (or its last hand's panel) is styled by: `game-<name>` (its own
+ * stylesheet's rules) and the shared layouts its module asks for: `cards-beside` (the
+ * module's `cardsBeside`: the seats on the sides hold their cards toward the middle and the
+ * top seat right of its plate; on a phone others' face-down cards are left to the plates).
+ */
+function layoutClasses(game, module) {
+  return `game-${game}${module && module.cardsBeside ? " cards-beside" : ""}`;
+}
+
 export class TableScreen {
   constructor({ conn, store, app }) {
     this.conn = conn;
@@ -140,7 +150,7 @@ export class TableScreen {
     });
 
     const screen = h("div", {
-      class: `table-screen game-${snap.game}`, "data-testid": "table", "data-room": snap.room,
+      class: `table-screen ${layoutClasses(snap.game, module)}`, "data-testid": "table", "data-room": snap.room,
       "data-game": snap.game, "data-your-seat": snap.your_seat ?? "", "data-hand": snap.hand_no,
       "data-version": snap.version, "data-playing": snap.playing ? "1" : "0",
       "data-over": view && view.is_over ? "1" : "0",
@@ -674,7 +684,7 @@ export class TableScreen {
     const lctx = { ...this.context(last), rerender: () => {}, act: () => {}, last: true, narrow: false };
     const close = () => { ctx.ui.showLast = false; ctx.rerender(); };
     return h("div", { class: "last-hand-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); } },
-      h("div", { class: `panel last-hand-panel game-${last.game}`, role: "dialog", "aria-label": t("table.last"),
+      h("div", { class: `panel last-hand-panel ${layoutClasses(last.game, gameModule(last.game))}`, role: "dialog", "aria-label": t("table.last"),
         "data-testid": "last-hand-panel", "data-hand": last.hand_no },
       h("div", { class: "create-head" },
         h("h2", {}, t("table.hand", { n: last.hand_no })),

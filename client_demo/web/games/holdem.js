@@ -43,6 +43,7 @@ function potTotal(view) {
 export const stylesheet = new URL("./holdem.css", import.meta.url).href;
 
 export default {
+  cardsBeside: true, // the seats hold their cards beside their plates (table.js, style.css)
   // provably fair deals (fairness.js): the engine's dealing rule (engine/holdem Game.layout)
   // and the cards each event or view shows its viewer
   fair: {

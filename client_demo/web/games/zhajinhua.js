@@ -65,6 +65,7 @@ function seatView(ctx, seat) {
 export const stylesheet = new URL("./zhajinhua.css", import.meta.url).href;
 
 export default {
+  cardsBeside: true, // the seats hold their cards beside their plates (table.js, style.css)
   // provably fair deals (fairness.js): the engine's dealing rule (engine/zhajinhua Game.layout)
   // and the cards each event or view shows its viewer
   fair: {

@@ -106,6 +106,7 @@ function actText(a) {
 export const stylesheet = new URL("./leduc/leduc.css", import.meta.url).href;
 
 export default {
+  cardsBeside: true, // the seats hold their cards beside their plates, as Hold'em's do
   // provably fair deals (fairness.js): leduc/rules.py `layout` and what a viewer saw
   fair: {
     cardText: cardName,  // the fair-deal checker's reasons name Leduc's own six cards
