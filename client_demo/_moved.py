@@ -5,13 +5,12 @@ and scripts written before the move keep working. The old names go in a later re
 
 from __future__ import annotations
 
-import importlib
 import warnings
 from types import ModuleType
 
 
-def moved(old: str, new: str) -> ModuleType:
+def moved(old: str, new: ModuleType) -> ModuleType:
     """The module ``new``, imported as ``old``: warns once per import of ``old``."""
-    warnings.warn(f"{old} moved to {new} (or import from client_demo.sdk); the old name goes in a later release",
-                  DeprecationWarning, stacklevel=3)
-    return importlib.import_module(new)
+    warnings.warn(f"{old} moved to {new.__name__} (or import from client_demo.sdk); the old name goes in a later "
+                  "release", DeprecationWarning, stacklevel=3)
+    return new

@@ -4,5 +4,6 @@
 import sys
 
 from ._moved import moved
+from .sdk import bot as new
 
-sys.modules[__name__] = moved(__name__, "client_demo.sdk.bot")
+sys.modules[__name__] = moved(__name__, new)

@@ -4,5 +4,6 @@
 import sys
 
 from ._moved import moved
+from .sdk import client as new
 
-sys.modules[__name__] = moved(__name__, "client_demo.sdk.client")
+sys.modules[__name__] = moved(__name__, new)

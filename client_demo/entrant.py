@@ -5,7 +5,8 @@ entrant commands written before (``python -m client_demo.entrant ...`` still run
 import sys
 
 from ._moved import moved
+from .sdk import entrant as new
 
 if __name__ == "__main__":
-    sys.exit(moved("client_demo.entrant", "client_demo.sdk.entrant").main())
-sys.modules[__name__] = moved(__name__, "client_demo.sdk.entrant")
+    sys.exit(moved("client_demo.entrant", new).main())
+sys.modules[__name__] = moved(__name__, new)

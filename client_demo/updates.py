@@ -4,5 +4,6 @@
 import sys
 
 from ._moved import moved
+from .sdk import updates as new
 
-sys.modules[__name__] = moved(__name__, "client_demo.sdk.updates")
+sys.modules[__name__] = moved(__name__, new)
