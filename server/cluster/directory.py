@@ -163,7 +163,7 @@ class Directory:
                     return
                 if got is None:
                     self.delivery.answer(cmd.origin, error_message("no_such_room", f"no room {room[:64]!r}",
-                                                           cmd.origin.ref, "room"))
+                                                                   cmd.origin.ref, "room"))
                     return
                 holder = got
             if forwarded:
@@ -375,8 +375,8 @@ class Directory:
         await asyncio.gather(*(a.stop(release=True) for a in list(self.actors.values())))
         if self._lobby_flush is not None:
             await asyncio.wait([self._lobby_flush], timeout=2.0)
-        await self.background.wait(2.0)
-        await self.delivery.wait(2.0)
+        # the last routes and answers on their way, within one grace
+        await asyncio.gather(self.background.wait(2.0), self.delivery.wait(2.0))
 
 
 def _unavailable(ref: Any, room: str | None = None) -> dict[str, Any]:
