@@ -6,9 +6,12 @@ may see them and a patch of its snapshot. :class:`RoomFollower` keeps the snapsh
 each room and turns an update back into what a client that only knows ``event`` and
 ``room`` messages expects: the events one by one, then the new snapshot.
 
-A patch has two parts, each left out when empty: ``set``, members that replace the
-snapshot's (whole), and ``in``, for members that are objects or lists, a patch of the same
-kind applied to that member (a list's items named by their index, as a string).
+A patch is an object of the snapshot's members that changed, as in a JSON Merge Patch
+(RFC 7386): a member's value is its new value, or, where the member is an object or a
+list and the value an object, a patch of that member (a list's items named by index, as
+strings), unless the value's one member is ``=``, whose value then replaces the member
+whole. ``null`` is a value, not a deletion. An update's ``base`` (the version its patch
+applies to) is left out when it is the version before the update's.
 """
 
 from __future__ import annotations
@@ -21,16 +24,21 @@ def apply_patch(doc: Any, patch: dict[str, Any]) -> Any:
     applied; neither is modified."""
     if isinstance(doc, list):
         items = list(doc)
-        for key, value in patch.get("set", {}).items():
-            items[int(key)] = value
-        for key, inner in patch.get("in", {}).items():
-            items[int(key)] = apply_patch(items[int(key)], inner)
+        for key, value in patch.items():
+            i = int(key)
+            items[i] = _applied(items[i], value)
         return items
     out = dict(doc)
-    out.update(patch.get("set", ()))
-    for key, inner in patch.get("in", {}).items():
-        out[key] = apply_patch(out[key], inner)
+    for key, value in patch.items():
+        out[key] = _applied(out.get(key), value)
     return out
+
+
+def _applied(member: Any, value: Any) -> Any:
+    """A member after the patch's ``value`` for it."""
+    if type(value) is dict and isinstance(member, (dict, list)):
+        return value["="] if len(value) == 1 and "=" in value else apply_patch(member, value)
+    return value
 
 
 class RoomFollower:
@@ -60,7 +68,7 @@ class RoomFollower:
             ack = {"t": "ack", "room": room, "id": msg["ack"], "version": version}
             out.append(ack if msg.get("ref") is None else dict(ack, ref=msg["ref"]))
         held = self.rooms.get(room)
-        if held is None or held.get("version") != msg.get("base"):
+        if held is None or held.get("version") != msg.get("base", version - 1):
             self.rooms.pop(room, None)
             out.append({"t": "gap", "room": room})
             return out

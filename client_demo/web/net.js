@@ -271,7 +271,7 @@ export class Connection {
   applyUpdate(msg) {
     if (msg.ack !== undefined) this.dispatch({ t: "ack", room: msg.room, id: msg.ack, version: msg.version, ref: msg.ref });
     const held = this.rooms.get(msg.room);
-    if (!held || held.version !== msg.base) {
+    if (!held || held.version !== (msg.base ?? msg.version - 1)) { // base: said when not the version before
       this.rooms.delete(msg.room);
       this.send({ t: "sync", room: msg.room });
       return;
@@ -298,13 +298,26 @@ export class Connection {
 }
 
 /**
- * `doc` with `patch` applied (neither is changed): `set` replaces members whole, `in`
- * patches object and list members the same way, a list's items named by index
- * (docs/protocol.md, "update").
+ * `doc` with `patch` applied (neither is changed), a merge patch (docs/protocol.md,
+ * "update"): each member of the patch is the member's new value, or, where the member is
+ * an object or a list and the value an object, a patch of the member (a list's items named
+ * by index), unless the value's one key is `=`, whose value replaces the member whole.
+ * `null` is a value, not a deletion.
  */
 export function applyPatch(doc, patch) {
   const out = Array.isArray(doc) ? [...doc] : { ...doc };
-  for (const [key, value] of Object.entries(patch.set || {})) out[key] = value; // a list's keys: indices
-  for (const [key, inner] of Object.entries(patch.in || {})) out[key] = applyPatch(out[key], inner);
+  for (const [key, value] of Object.entries(patch)) {
+    const member = out[key];
+    if (isObject(value) && member !== null && typeof member === "object") {
+      const keys = Object.keys(value);
+      out[key] = keys.length === 1 && keys[0] === "=" ? value["="] : applyPatch(member, value);
+    } else {
+      out[key] = value;
+    }
+  }
   return out;
+}
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -10,7 +10,7 @@ message lost while reconnecting) from the snapshot in the message and the event 
 
 A viewer receives the room's full ``room`` snapshot once (on joining, spectating,
 resuming or asking with ``sync``) and then one ``update`` per change: the change's events
-as that viewer may see them and a patch (:func:`snapshot_patch`) from the snapshot it
+as that viewer may see them and a patch (:mod:`server.room.patch`) from the snapshot it
 holds to its new one. The view remembers which snapshot each connection holds; viewers
 who see the same thing and hold the same snapshot (all spectators, one player's several
 connections) share one rendered update.
@@ -38,6 +38,7 @@ from . import table as tbl
 from .core import Answer, Origin
 from .delivery import Delivery, with_ref
 from .log import RoomLogError, current_table, replay
+from .patch import snapshot_patch, viewer_patch
 from .viewers import Connections, Viewer
 
 log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class RoomView:
         # what shared() rendered last, reused while unchanged (never changed in place: a
         # viewer's held snapshot may share them)
         self._seats: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-        self._fair: tuple[Any, dict[str, Any] | None] = (None, None)
+        self._fair: tuple[Any, dict[str, Any]] = (self, {})  # (the next hand's seed, its snapshot part): none yet
         self._memo: ViewMemo = {}  # what the game's view rendered before (see Game)
 
     @property
@@ -214,9 +215,12 @@ class RoomView:
                 before_shared = held[0]
                 patch = common.get(id(before_shared))
                 if patch is None:
-                    patch = common[id(before_shared)] = _shared_patch(before_shared, shared)
-                messages = [{"t": "update", "room": room, "version": version, "base": before_shared["version"],
-                             "events": seen, "patch": _viewer_patch(patch, held, mine)}]
+                    patch = common[id(before_shared)] = snapshot_patch(before_shared, shared)
+                update = {"t": "update", "room": room, "version": version,
+                          "events": seen, "patch": viewer_patch(patch, held, mine)}
+                if before_shared["version"] != version - 1:  # said only when it is not the one before
+                    update["base"] = before_shared["version"]
+                messages = [update]
             for s in sessions:
                 self.held[s.id] = mine
                 ack = acks.get(s.id) if acks else None
@@ -604,141 +608,3 @@ def _snapshot(held: Held) -> dict[str, Any]:
     """The ``room`` message of a snapshot's parts."""
     shared, your_seat, view = held
     return dict(shared, your_seat=your_seat, view=view)
-
-
-def snapshot_patch(old: Any, new: Any) -> dict[str, Any]:
-    """The patch that turns the snapshot ``old`` into ``new`` (docs/protocol.md, "update"):
-    ``set`` holds the members that changed, each whole, and ``in`` a patch of the same kind
-    for each member that is an object which only gained or changed members, or a list of
-    the same length whose items are objects (seats, pots) or of which at most half the
-    items changed (its keys are the items' indices as strings); empty parts are left out.
-    Unlike a JSON Merge Patch it replaces an object that lost members and keeps ``null``
-    values, both of which snapshots have (legal actions come and go; ``timer`` may be
-    null), and it reaches into lists (one seat's stack)."""
-    if isinstance(new, list):
-        if len(old) != len(new):
-            raise ValueError("a list is patched into a list of the same length")
-        return _list_patch(old, new, len(new))  # type: ignore[return-value]
-    return _object_patch(old, new, False)  # type: ignore[return-value]
-
-
-def _shared_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """:func:`snapshot_patch` of the shared part, but for ``version``, which every update
-    carries in its own ``version`` (a client sets it from there)."""
-    patch = snapshot_patch(old, new)
-    changed = patch.get("set")
-    if changed is not None and "version" in changed:
-        del changed["version"]
-        if not changed:
-            del patch["set"]
-    return patch
-
-
-def _object_patch(old: dict[str, Any], new: dict[str, Any], in_place: bool) -> dict[str, Any] | None:
-    """:func:`snapshot_patch` of two objects, each member compared once (``is``, then
-    ``==``). ``in_place``: None when ``old`` has a member that ``new`` lacks (``new``
-    is then set whole), which the members of ``new`` that ``old`` lacks tell."""
-    set_: dict[str, Any] | None = None
-    into: dict[str, Any] | None = None
-    missing = 0
-    for key, value in new.items():
-        try:
-            before = old[key]
-        except KeyError:
-            missing += 1
-        else:
-            if before is value or before == value:
-                continue
-            if isinstance(value, _NESTED) and (inner := _inner_patch(before, value)) is not None:
-                if into is None:
-                    into = {}
-                into[key] = inner
-                continue
-        if set_ is None:
-            set_ = {}
-        set_[key] = value
-    if in_place and len(new) - missing != len(old):
-        return None
-    return _patch(set_, into)
-
-
-def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | None:
-    """:func:`snapshot_patch` of two lists of the same length (its keys: the indices of
-    the items that changed, as strings), or None when more than ``most`` changed."""
-    changed: list[int] = []  # (a loop: for lists this short a comprehension costs more, its call)
-    i = 0
-    for value in new:
-        before = old[i]
-        if before is not value and before != value:
-            changed.append(i)
-        i += 1
-    if len(changed) > most:
-        return None
-    set_: dict[str, Any] | None = None
-    into: dict[str, Any] | None = None
-    for i in changed:
-        value = new[i]
-        if isinstance(value, _NESTED) and (inner := _inner_patch(old[i], value)) is not None:
-            if into is None:
-                into = {}
-            into[str(i)] = inner
-            continue
-        if set_ is None:
-            set_ = {}
-        set_[str(i)] = value
-    return _patch(set_, into)
-
-
-def _inner_patch(before: Any, value: dict[str, Any] | list[Any]) -> dict[str, Any] | None:
-    """The patch of a member that changed from ``before`` to the object or list
-    ``value``, when it is patched in place (an object that lost no member, a list of the
-    same length of objects, or of other items of which at most half changed); None when it
-    is set whole."""
-    if isinstance(value, dict):
-        if isinstance(before, dict) and len(before) <= len(value):
-            return _object_patch(before, value, True)
-        return None
-    if isinstance(before, list) and len(before) == len(value):
-        # a list of objects item by item (each item's own patch is never much longer than
-        # the item), any other list when at most half of it changed
-        objects = any(type(item) is dict for item in value)
-        return _list_patch(before, value, len(value) if objects else len(value) // 2)
-    return None
-
-
-_NESTED = (dict, list)  # the members a patch may reach into
-
-
-def _patch(set_: dict[str, Any] | None, into: dict[str, Any] | None) -> dict[str, Any]:
-    """A patch of the parts ``set`` and ``in`` (None: empty, left out)."""
-    if into is None:
-        return {} if set_ is None else {"set": set_}
-    return {"in": into} if set_ is None else {"set": set_, "in": into}
-
-
-def _viewer_patch(common: dict[str, Any], held: Held, mine: Held) -> dict[str, Any]:
-    """The patch of a viewer's snapshot from the parts ``held`` to ``mine``: ``common``
-    (that of the part every viewer holds alike), then that of the viewer's own members,
-    ``your_seat`` and ``view``, after it in each part."""
-    set_: dict[str, Any] | None = None
-    into: dict[str, Any] | None = None
-    before, seat = held[1], mine[1]
-    if before is not seat and before != seat:
-        set_ = {"your_seat": seat}
-    before, view = held[2], mine[2]
-    if before is not view and before != view:
-        inner = _inner_patch(before, view) if isinstance(view, dict) else None
-        if inner is not None:
-            into = {"view": inner}
-        elif set_ is None:
-            set_ = {"view": view}
-        else:
-            set_["view"] = view
-    if set_ is None and into is None:
-        return common
-    shared_set, shared_into = common.get("set"), common.get("in")
-    if shared_set is not None:
-        set_ = shared_set if set_ is None else {**shared_set, **set_}
-    if shared_into is not None:
-        into = shared_into if into is None else {**shared_into, **into}
-    return _patch(set_, into)

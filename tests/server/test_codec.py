@@ -134,7 +134,7 @@ async def test_one_message_sent_to_many_connections_is_encoded_once_per_encoding
     codecs = ["cardroom.json", "cardroom.json", "cardroom.json", "cardroom.msgpack"]
     sessions = [Session(ws, Codec(c, 65536), rate=10, burst=10, queue_size=8, frames=frames)
                 for ws, c in zip(sockets, codecs, strict=True)]
-    update = {"t": "update", "room": "r-1", "version": 7, "base": 6, "events": [], "patch": {"set": {"hand_no": 3}}}
+    update = {"t": "update", "room": "r-1", "version": 7, "base": 6, "events": [], "patch": {"hand_no": 3}}
     for s in sessions:
         s.send(update)
     await _flushed(*sockets, count=1)
