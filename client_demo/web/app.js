@@ -406,7 +406,8 @@ function gotSnapshot(snap) {
   if (prev && prev.version > snap.version) return; // an older snapshot arriving late
   if (snap.code) store.codes.set(snap.room, snap.code);
   store.snaps.set(snap.room, snap);
-  if (snap.your_seat !== null && !store.historyAsked.has(snap.room)) loadHistory(snap.room);
+  // (a spectator who comes mid-hand asks too: the hand's fairness proof is in its events)
+  if ((snap.your_seat !== null || snap.playing) && !store.historyAsked.has(snap.room)) loadHistory(snap.room);
   table.onSnapshot(snap);
   if (store.current === snap.room) table.render(main, snap);
 }
@@ -468,7 +469,8 @@ conn.on("left", (msg) => {
  * The hand-history panel after a reload: our last hands of the room, as we saw them, go
  * before whatever this page logged live, and the hand under way, when this page came to it
  * mid-way without this tab's record of it (another device), is told from its start
- * (docs/protocol.md, `history`).
+ * (docs/protocol.md, `history`); the fairness record of a hand the page did not see start
+ * is made from the same reply.
  */
 async function loadHistory(roomId) {
   store.historyAsked.add(roomId);
@@ -476,10 +478,11 @@ async function loadHistory(roomId) {
     const reply = await conn.request({ t: "history", room: roomId, last: 10 }, { quiet: true });
     const snap = store.snaps.get(roomId);
     if (!snap) return;
+    const tracked = table.trackHistory(snap, reply);
     const told = reply.current ? table.tellCurrent(snap, reply.current) : false;
     const lines = reply.hands && reply.hands.length ? table.historyLines(snap, reply.hands) : [];
     if (lines.length) store.logs.set(roomId, lines.concat(store.logs.get(roomId) || []));
-    if ((told || lines.length) && store.current === roomId) table.render(main, store.snaps.get(roomId));
+    if ((tracked || told || lines.length) && store.current === roomId) table.render(main, store.snaps.get(roomId));
   } catch (err) {
     if (err.code === "disconnected") store.historyAsked.delete(roomId); // asked again after the resume
   }

@@ -6,7 +6,7 @@
 import { h, clear, chips, distinctNames, focusOf, restoreFocus } from "./dom.js";
 import { gameFailure, gameModule, onGameLoaded } from "./games.js";
 import { roomName, shortTitle } from "./lobby.js";
-import { fairNode, restoreRecord, revealedRecord, trackEvent, trackSnapshot } from "./verify.js";
+import { fairNode, restoreRecord, revealedRecord, trackEvent, trackHistory, trackSnapshot } from "./verify.js";
 import { keepEvent, keepHand, keepLastHand, keepOpening, keepVersion, storedHand, storedLastHand } from "./handlog.js";
 import { t, tParts } from "./i18n.js";
 import { animate, soundFor, turnChime } from "./fx.js";
@@ -660,6 +660,11 @@ export class TableScreen {
     ui.partialHand = null;
     ui.sawOpeningFor = current.hand;
     return true;
+  }
+
+  /** A `history` reply: the fairness record of a hand this page did not see start (verify.js); true if made. */
+  trackHistory(snap, reply) {
+    return trackHistory(this.uiFor(snap.room), snap, reply);
   }
 
   /** The end of the hand on the table, from the tab's record of it: who was stood up then. */

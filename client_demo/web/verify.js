@@ -88,19 +88,40 @@ export function trackEvent(ui, snap, ev) {
   rec.seen.push(...seenFromEvent(rec.game, ev));
 }
 
-/** A `room` snapshot: picks up a hand the page did not see start (a reload) and its reveal. */
+/** A `room` snapshot: the cards the viewer's view shows of the hand being recorded. */
 export function trackSnapshot(ui, snap) {
+  const rec = state(ui).current;
+  if (rec && rec.handNo === snap.hand_no) rec.viewSeen = seenFromView(snap.game, snap.view, snap.your_seat);
+}
+
+/**
+ * A `history` reply (docs/protocol.md): the record of a hand the page did not see start
+ * (a reload that missed moves, another device, a spectator who came mid-hand), from the
+ * hand's own events as the server kept them: the hand under way (`current`, whose first
+ * event carries the proof), or the last finished one when the hand on the table is over
+ * (its `fairness`, revealed). Not offered for "Save": the page did not see it whole.
+ * True when it made a record.
+ */
+export function trackHistory(ui, snap, reply) {
   const fs = state(ui);
-  const hand = snap.fairness && snap.fairness.hand;
-  if (!hand || !hand.commitment || !snap.hand_no) return;
-  let rec = recordFor(fs, snap.hand_no);
-  if (!rec) {
-    if (fs.current && fs.current.handNo > snap.hand_no) return;
-    rec = newRecord(snap, snap.hand_no, hand, snap.your_seat);
-    start(fs, rec);
+  const hands = reply.hands || [];
+  const last = hands.length ? hands[hands.length - 1] : null;
+  const hand = reply.current || (last && last.hand === snap.hand_no && !snap.playing ? last : null);
+  if (!hand || recordFor(fs, hand.hand) || (fs.current && fs.current.handNo > hand.hand)) return false;
+  const events = hand.events || [];
+  const proof = (events.length && events[0].type === "hand_started" && events[0].fairness) || hand.fairness;
+  if (!proof || !proof.commitment) return false;
+  const rec = newRecord(snap, hand.hand, proof, snap.your_seat);
+  for (const ev of events) {
+    if (ev.type === "hand_ended" && ev.fairness && ev.fairness.server_seed && !rec.reveal) {
+      rec.reveal = { server_seed: ev.fairness.server_seed, commitment: proof.commitment };
+    } else if (ev.type !== "hand_started") {
+      rec.seen.push(...seenFromEvent(rec.game, ev));
+    }
   }
-  if (!rec.reveal && hand.server_seed) rec.reveal = { server_seed: hand.server_seed, commitment: hand.commitment };
-  if (rec === fs.current) rec.viewSeen = seenFromView(snap.game, snap.view, snap.your_seat);
+  start(fs, rec);
+  if (snap.hand_no === hand.hand) rec.viewSeen = seenFromView(snap.game, snap.view, snap.your_seat);
+  return true;
 }
 
 /** The fairness record of hand `handNo` once it is revealed (to keep for a reload), or null. */

@@ -68,7 +68,7 @@ class RoomView:
         # what shared() rendered last, reused while unchanged (never changed in place: a
         # viewer's held snapshot may share them)
         self._seats: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-        self._fair: tuple[Any, dict[str, Any]] = (self, {})  # (the next hand's seed, its snapshot part): none yet
+        self._fair: tuple[Any, dict[str, Any]] = (_NOT_YET, {})  # (the next hand's seed, its snapshot part)
         self._memo: ViewMemo = {}  # what the game's view rendered before (see Game)
 
     @property
@@ -140,12 +140,10 @@ class RoomView:
                                                    s.bot or self.views.is_online(s.player), s.sitting_out,
                                                    s.leaving, s.bot, s.auto, s.bank_ms if banks else None)
                  for i, s in enumerate(t.seats)]
-        inputs = (t.next_seed, t.fair, playing)
-        if inputs != self._fair[0]:
-            self._fair = (inputs, {
-                "next_commitment": fair.next_commitment(t),
-                "hand": None if t.fair is None else fair.public_proof(t.fair, reveal=not playing),
-            })
+        if t.next_seed != self._fair[0]:
+            # (a hand's own proof is said once, in its hand_started and hand_ended events,
+            # and in `history`: not in every snapshot as well)
+            self._fair = (t.next_seed, {"next_commitment": fair.next_commitment(t)})
         return {
             "t": "room", "room": self.room, "game": t.game, "name": t.options["name"],
             "version": t.version, "options": t.options, "config": t.config, "seats": seats,
@@ -602,6 +600,7 @@ def _sight_of(sights: dict[str, Sight], player: str | None) -> Sight:
 
 
 _NO_SIGHT: Sight = (None, None)
+_NOT_YET = object()  # no snapshot rendered yet
 
 
 def _snapshot(held: Held) -> dict[str, Any]:

@@ -291,6 +291,32 @@ def test_verify_after_a_reload_in_the_middle_of_the_hand(new_page, server):
     expect(page.get_by_test_id("save-hand")).to_have_count(0 if missed else 1)
 
 
+def test_a_spectator_who_comes_mid_hand_verifies_it(new_page, server):
+    """The snapshot carries no hand's proof: a page that comes to a table mid-hand takes it
+    from the hand's own events (``history``'s ``current``), shows the commitment, and checks
+    the hand once it is over."""
+    rita = new_page(DESKTOP)
+    enter(rita, "rita")
+    room = create_table(rita, "holdem", seats=2, bots=1, bot_delay_seconds=0.2, action_seconds=120,
+                        between_hands_seconds=120)
+    expect(rita.get_by_test_id("my-turn")).to_be_visible()
+    full = rita.get_by_test_id("commitment").get_attribute("data-commitment")
+    assert full
+    rita.get_by_test_id("act-call").click()
+    spy = new_page(DESKTOP)
+    enter(spy, "spy")
+    spy.goto(f"{spy.url.split('#')[0]}#/room/{room}")
+    expect(table(spy)).to_have_attribute("data-over", "0")  # it came mid-hand
+    expect(spy.get_by_test_id("commitment")).to_have_attribute("data-commitment", full)
+    assert _play_out_hand(rita) == 1
+    expect(table(spy)).to_have_attribute("data-over", "1")
+    spy.get_by_test_id("verify").click()
+    result = spy.get_by_test_id("verify-result")
+    expect(result).to_have_attribute("data-ok", "1")
+    expect(result).to_contain_text(full[:8])
+    expect(spy.get_by_test_id("save-hand")).to_have_count(0)  # it did not see the hand whole
+
+
 def test_verify_zhajinhua_after_a_look_and_a_compare(new_page, server, shots):
     page = new_page(PHONE_TALL)
     enter(page, "zoe")
