@@ -1,4 +1,4 @@
-"""The patch of an ``update`` (docs/protocol.md, "Updates"): what turns the snapshot a
+"""The patch of an ``update`` (docs/protocol.md, "update"): what turns the snapshot a
 viewer holds into its new one, as short as the change.
 
 A patch is a merge patch in the manner of JSON Merge Patch (RFC 7386): an object whose
@@ -23,6 +23,7 @@ from typing import Any
 
 #: the member of a patch object that stands for a replacement (docs/protocol.md)
 WHOLE = "="
+_NESTED = (dict, list)  # the members a patch may reach into
 
 
 def snapshot_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +113,3 @@ def _list_patch(old: list[Any], new: list[Any], most: int) -> dict[str, Any] | N
         value = new[i]
         patch[str(i)] = member_patch(old[i], value) if isinstance(value, _NESTED) else value
     return patch
-
-
-_NESTED = (dict, list)  # the members a patch may reach into
-
