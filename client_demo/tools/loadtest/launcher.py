@@ -95,12 +95,14 @@ def _die_with_parent() -> None:
 
 
 class Child:
-    """One child process whose stdout and stderr go to ``log_path``."""
+    """One child process whose stdout and stderr go to ``log_path``, run in ``cwd`` (by
+    default this process's working directory)."""
 
-    def __init__(self, name: str, cmd: list[str], log_path: str) -> None:
+    def __init__(self, name: str, cmd: list[str], log_path: str, cwd: str | None = None) -> None:
         self.name = name
         self.cmd = cmd
         self.log_path = log_path
+        self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -112,7 +114,7 @@ class Child:
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
                 self.cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=_die_with_parent,
+                start_new_session=True, preexec_fn=_die_with_parent, cwd=self.cwd,
             )
 
     def wait_for(self, pattern: re.Pattern[str], timeout: float = START_TIMEOUT) -> re.Match[str]:
@@ -190,11 +192,13 @@ class LocalServers:
 
     One server gets its embedded Redis (its child process, a Unix socket in the data dir);
     several share one standalone ``cardroom redis`` on a free port. All run with
-    :data:`SERVER_FLAGS`.
+    :data:`SERVER_FLAGS`, and with ``source`` the code of that source tree (another
+    build's, for ``bench/ab.py``: ``python -m server`` run there finds its packages first).
     """
 
-    def __init__(self, count: int = 1) -> None:
+    def __init__(self, count: int = 1, source: str | None = None) -> None:
         self.count = count
+        self.source = source
         self.tmp = tempfile.mkdtemp(prefix="cardroom-load-")
         self.servers: list[Child] = []
         self.redis: Child | None = None
@@ -216,7 +220,7 @@ class LocalServers:
             redis_url = self._start_redis()
         for i in range(self.count):
             child = Child(f"server {i + 1}", self._server_cmd(redis_url),
-                          os.path.join(self.tmp, f"server{i + 1}.log"))
+                          os.path.join(self.tmp, f"server{i + 1}.log"), cwd=self.source)
             self.servers.append(child)
             child.start()
         for child in self.servers:
@@ -231,7 +235,7 @@ class LocalServers:
         port = free_port()
         self.redis = Child("redis", [sys.executable, "-m", "server.cli", "redis", "--port", str(port),
                                      "--data-dir", os.path.join(self.tmp, "redis")],
-                           os.path.join(self.tmp, "redis.log"))
+                           os.path.join(self.tmp, "redis.log"), cwd=self.source)
         self.redis.start()
         _wait_redis(port, self.redis)
         self.redis_pid = self.redis.pid  # `cardroom redis` execs redis-server: same pid
