@@ -43,7 +43,8 @@ CLOSE_TOO_BIG = 1009  # a frame over the hard limit
 #: every client message and its fields as docs/protocol.md lists them:
 #: name -> (kind, required, min, max); str bounds are lengths
 SCHEMA: dict[str, dict[str, tuple[str, bool, int | None, int | None]]] = {
-    "hello": {"name": ("str", False, 1, 32), "token": ("str", False, 1, 128), "id_token": ("str", False, 1, 8192)},
+    "hello": {"name": ("str", False, 1, 32), "token": ("str", False, 1, 128), "id_token": ("str", False, 1, 8192),
+              "protocol": ("int", False, 1, 1_000_000)},
     "list_rooms": {"game": ("str", False, 1, 32), "watch": ("bool", False, None, None)},
     "create_room": {"game": ("str", True, 1, 32), "options": ("map", False, None, None),
                     "config": ("map", False, None, None)},

@@ -53,6 +53,10 @@ from .updates import RoomFollower
 log = logging.getLogger(__name__)
 
 SUBPROTOCOL = "cardroom.msgpack"
+#: The version of the protocol this client is written for, said in every ``hello``: a
+#: server that speaks another refuses with ``unsupported_protocol`` (docs/protocol.md,
+#: "Versions"), which :meth:`CardroomClient.connect` raises as :class:`ServerError`.
+PROTOCOL_VERSION = 1
 # Requests that are safe to send again after a reconnect (same answer or harmless).
 _RESENDABLE = frozenset({"act", "ping", "list_rooms", "spectate", "sit_out", "sit_in", "auto_play", "set_seed",
                          "history", "my_record"})
@@ -213,7 +217,7 @@ class CardroomClient:
             await ws.close()
             raise ConnectionLost(f"server did not accept {SUBPROTOCOL}")
         ref = next(self._refs)
-        hello: dict[str, Any] = {"t": "hello", "ref": ref}
+        hello: dict[str, Any] = {"t": "hello", "ref": ref, "protocol": PROTOCOL_VERSION}
         if self.id_token is not None:
             hello["id_token"] = self.id_token
         elif self.token is not None:

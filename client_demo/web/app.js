@@ -104,8 +104,12 @@ function placeToasts(box) {
  * page knows; in Chinese the translated text of the code (with the option it names), the
  * server's English message only for a code the page does not know.
  */
+// Codes whose title says all a player needs (the server's message is for developers).
+const OWN_WORDS = new Set(["unsupported_protocol"]);
+
 function showError(err) {
   if (!err) return;
+  if (OWN_WORDS.has(err.code)) { toast(t(`err.${err.code}`), "error"); return; }
   const snap = err.room ? store.snaps.get(err.room) : null;
   const message = humanize(err.message || err.code || t("err.generic"), snap);
   if (lang() === "en") {

@@ -22,6 +22,12 @@
 
 const TOKEN_KEY = "cardroom.token";
 const NAME_KEY = "cardroom.name";
+// The version of the protocol this page speaks (docs/protocol.md, "Versions"), said in
+// `hello`. A server of another version refuses it with `unsupported_protocol`: this page
+// came from before the server's update (a cache, a tab left open), so it loads itself
+// again, once per tab (RELOADED_KEY), and says the server's message if that did not help.
+export const PROTOCOL_VERSION = 1;
+const RELOADED_KEY = "cardroom.reloaded_for_protocol";
 
 export function storedToken() { return localStorage.getItem(TOKEN_KEY); }
 export function storedName() { return localStorage.getItem(NAME_KEY) || ""; }
@@ -137,8 +143,10 @@ export class Connection {
     // an identity token signs in (once); else the stored session token resumes; else a name
     const msg = this.idToken ? { t: "hello", id_token: this.idToken }
       : token ? { t: "hello", token } : { t: "hello", name: this.wantName };
+    msg.protocol = PROTOCOL_VERSION;
     try {
       const welcome = await this.request(msg, { quiet: true });
+      sessionStorage.removeItem(RELOADED_KEY);
       this.idToken = null;
       this.signIn = null;
       localStorage.setItem(TOKEN_KEY, welcome.token);
@@ -152,6 +160,17 @@ export class Connection {
         this.idToken = null;
         this.emit("error", err);
         this.hello();
+        return;
+      }
+      if (err.code === "unsupported_protocol") {
+        if (!sessionStorage.getItem(RELOADED_KEY)) { // the server's page speaks its version
+          sessionStorage.setItem(RELOADED_KEY, "1");
+          location.reload();
+          return;
+        }
+        clearTimeout(this.timer);
+        this.setState("online");
+        this.emit("error", err);
         return;
       }
       if (err.code === "banned") { // the operator's ban: say so, and stop knocking

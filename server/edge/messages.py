@@ -50,6 +50,7 @@ class Hello(Message, tag="hello"):
     name: Annotated[str, Meta(min_length=1, max_length=32)] | None = None
     token: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
     id_token: Annotated[str, Meta(min_length=1, max_length=8192)] | None = None  # the operator's JWT
+    protocol: Annotated[int, Meta(ge=1, le=1_000_000)] | None = None  # the version the client speaks
 
 
 class ListRooms(Message, tag="list_rooms"):

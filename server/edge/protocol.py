@@ -10,6 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The version of the protocol docs/protocol.md describes, said in every ``welcome``. It
+#: grows when a change would break a client written for the version before (a message or a
+#: member removed, or one that means something else); what such a client may ignore (a new
+#: message, a new member, a new error code) leaves it as it is. A ``hello`` may say the
+#: version its client was written for: another one gets ``unsupported_protocol``.
+PROTOCOL_VERSION = 1
+
 SUBPROTOCOL_MSGPACK = "cardroom.msgpack"
 SUBPROTOCOL_JSON = "cardroom.json"
 SUBPROTOCOLS = (SUBPROTOCOL_MSGPACK, SUBPROTOCOL_JSON)
@@ -22,7 +29,8 @@ CLOSE_POLICY = 1008  # persistent flooding, or a client too slow to read its mes
 
 # Server -> client message types.
 SERVER_MESSAGES: dict[str, str] = {
-    "welcome": "reply to hello: your player id, name, session token, wallet and the seats you hold",
+    "welcome": "reply to hello: your player id, name, session token, wallet, the seats you hold and the "
+               "protocol version",
     "rooms": "the room list (reply to list_rooms, and pushed on lobby changes when watching)",
     "room": "a full room snapshot for this viewer (reply to create_room/join/spectate/sync, and on resume)",
     "update": "one change of a room for this viewer: its events and a merge patch of the viewer's snapshot",
@@ -82,6 +90,8 @@ ERROR_CODES: dict[str, str] = {
     "unknown_type": "no client message has this t",
     "not_authenticated": "send hello first",
     "already_authenticated": "this connection already said hello",
+    "unsupported_protocol": "hello: the client was written for another version of the protocol than this "
+                            "server's (protocol says which it speaks); nothing changed",
     "bad_token": "no player has this session token (token), or the identity token (id_token) signs nobody "
                  "in: reason says why (not_accepted, malformed, alg_not_allowed, unknown_key, bad_signature, expired, "
                  "not_yet_valid, wrong_issuer, wrong_audience, missing_claim, bad_claim)",

@@ -23,7 +23,7 @@ from ..cluster.directory import Directory
 from ..config import Settings
 from ..edge import messages as m
 from ..edge.gate import Gate
-from ..edge.protocol import CLOSE_POLICY, ProtocolError, error_message
+from ..edge.protocol import CLOSE_POLICY, PROTOCOL_VERSION, ProtocolError, error_message
 from ..edge.session import Session, Sessions, TokenBucket
 from ..league.report import as_published
 from ..league.service import LeagueService
@@ -302,6 +302,10 @@ class Lobby:
         ref = msg.ref
         if session.player_id is not None:
             raise ProtocolError("already_authenticated", "this connection already said hello")
+        if msg.protocol is not None and msg.protocol != PROTOCOL_VERSION:
+            raise ProtocolError("unsupported_protocol", f"this server speaks version {PROTOCOL_VERSION} of the "
+                                f"protocol, not {msg.protocol}: use a client of its version", "protocol",
+                                protocol=PROTOCOL_VERSION)
         player, name, token, wallet = await self.identify.who(session, msg)
         held: list[tuple[RoomView, int]] = []
         for room in sorted(await self.store.seat_candidates(player)):
@@ -314,6 +318,7 @@ class Lobby:
         session.send(with_ref({
             "t": "welcome", "player": player, "name": name, "token": token, "wallet": wallet,
             "seats": [{"room": v.room, "game": v.game.name, "seat": s} for v, s in held],
+            "protocol": PROTOCOL_VERSION,
         }, ref))
         if first:  # the other viewers of the player's rooms see them connected
             self.views.local_presence_changed(player, True)

@@ -120,6 +120,17 @@ async def test_a_resumed_player_keeps_its_seat_from_a_new_client(server):
         assert msg["t"] == "room" and msg["your_seat"] == 2
 
 
+async def test_the_client_says_its_protocol_version_and_a_server_of_another_refuses_it(server, monkeypatch):
+    from client_demo.sdk import client as sdk
+
+    async with CardroomClient(server.ws_url, name="alice") as alice:
+        assert alice.welcome["protocol"] == sdk.PROTOCOL_VERSION
+    monkeypatch.setattr(sdk, "PROTOCOL_VERSION", sdk.PROTOCOL_VERSION + 1)  # a client of a later version
+    with pytest.raises(ServerError) as err:
+        await CardroomClient(server.ws_url, name="bob").connect()
+    assert err.value.code == "unsupported_protocol" and err.value.reply["protocol"] == sdk.PROTOCOL_VERSION - 1
+
+
 async def test_a_bad_token_is_a_typed_error(server):
     with pytest.raises(ServerError) as err:
         await CardroomClient(server.ws_url, token="0" * 32).connect()

@@ -89,6 +89,21 @@ async def test_requests_before_hello_are_not_authenticated(connect):
     assert (await c.request({"t": "hello", "name": "again"}))["code"] == "already_authenticated"
 
 
+async def test_a_client_of_another_protocol_version_is_told_which_one_the_server_speaks(connect):
+    from server.edge.protocol import PROTOCOL_VERSION
+
+    c = await connect()
+    err = await c.request({"t": "hello", "name": "alice", "protocol": PROTOCOL_VERSION + 1})
+    assert err["code"] == "unsupported_protocol" and err["field"] == "protocol"
+    assert err["protocol"] == PROTOCOL_VERSION and f"version {PROTOCOL_VERSION}" in err["message"]
+    assert (await c.request({"t": "list_rooms"}))["code"] == "not_authenticated"  # nobody was made
+    assert (await c.request({"t": "hello", "name": "alice", "protocol": 0}))["code"] == "bad_message"
+    welcome = await c.request({"t": "hello", "name": "alice", "protocol": PROTOCOL_VERSION})
+    assert welcome["t"] == "welcome" and welcome["protocol"] == PROTOCOL_VERSION
+    plain = await (await connect()).request({"t": "hello", "name": "bob"})  # a client that says none
+    assert plain["t"] == "welcome" and plain["protocol"] == PROTOCOL_VERSION
+
+
 async def test_frame_over_the_protocol_limit_is_frame_too_large_and_the_connection_survives(connect):
     c = await connect("alice")
     await c.send_raw(json.dumps({"t": "ping", "pad": "x" * 70_000, "ref": 9}))

@@ -20,6 +20,7 @@ import msgpack
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from ...sdk.client import PROTOCOL_VERSION
 from ...sdk.updates import RoomFollower
 
 SUBPROTOCOL = "cardroom.msgpack"
@@ -52,7 +53,7 @@ class Connection:
         self.ws = await websockets.connect(self.url, subprotocols=[SUBPROTOCOL], max_size=2**20,
                                            compression=None, open_timeout=SETUP_TIMEOUT)
         self.reader = asyncio.create_task(self._read_loop())
-        return await self.request({"t": "hello", "name": name})
+        return await self.request({"t": "hello", "name": name, "protocol": PROTOCOL_VERSION})
 
     @property
     def alive(self) -> bool:
