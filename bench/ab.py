@@ -149,7 +149,8 @@ def print_summary(rows: list[dict[str, Any]], width: int) -> None:
         p99 = row["ack_p99_ms_median"]
         print(f"  {row['build']:<{width}}  {row['us_per_action_median']:7,.0f} µs "
               f"({row['us_per_action_min']:,.0f}-{row['us_per_action_max']:,.0f})  "
-              f"{ratio:5.2f}x  {row['actions_per_s_median']:7,.0f} actions/s"
+              + (f"{ratio:5.2f}x" if ratio is not None else "    -x")
+              + f"  {row['actions_per_s_median']:7,.0f} actions/s"
               + (f"  ack p99 {p99:.1f} ms" if p99 is not None else "")
               + (f"  ({row['failed_or_errors']} run(s) failed or had errors)" if row["failed_or_errors"] else ""))
 

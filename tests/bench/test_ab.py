@@ -78,3 +78,14 @@ def test_the_summary_gives_medians_ranges_and_ratios_to_the_first_build():
     assert (second["us_per_action_min"], second["us_per_action_max"]) == (450.0, 520.0)
     assert second["ratio_to_first"] == pytest.approx(0.485)
     assert second["failed_or_errors"] == 1 and second["runs"] == 3
+
+
+def test_the_summary_prints_builds_without_figures_and_without_a_ratio(capsys):
+    failed, measured = ab.Build("old", ROOT), ab.Build("new", ROOT)
+    failed.runs = [{"failed": "exit status 2: no such option"}]
+    measured.runs = [{"server_cpu_us_per_action": 500.0, "actions_per_s": 100.0, "ack_p99_ms": None, "errors": {}}]
+    rows = ab.summary([failed, measured])
+    assert rows[1]["ratio_to_first"] is None and rows[0]["failed_or_errors"] == 1
+    ab.print_summary(rows, 3)
+    out = capsys.readouterr().out
+    assert "old  no figures" in out and "new      500 µs (500-500)      -x" in out
