@@ -7,11 +7,13 @@ that measurement from a single command::
 
     .venv/bin/python bench/ab.py --rev e6584f7 --rev HEAD -- --game holdem --rooms 20 --seconds 10
     .venv/bin/python bench/ab.py --rev HEAD --tree . --rounds 4 -- --rooms 250 --seats 4 --think-ms 2000
+    .venv/bin/python bench/ab.py --rev HEAD --rev HEAD --servers 1,2 -- --rooms 20 --seconds 12
 
 Each ``--rev`` (a git revision of this repository, exported with ``git archive``) or
 ``--tree`` (a source tree as it is, uncommitted changes too) gets its own servers,
 started from its own code with ``cardroom loadtest``'s lifted limits and its own Redis
-(``--servers N``: N processes sharing one). All are started first; then each round runs
+(``--servers N``: N processes sharing one; ``--servers 1,2``: one count per build, so that
+one build on one process and on two compare). All are started first; then each round runs
 ``cardroom loadtest --url ...`` once against each build, the builds' order turning every
 round. The arguments after ``--`` go to every load test unchanged. The load clients are
 this tree's (``--client own``: each build's own, for builds that speak another version
@@ -57,6 +59,7 @@ class Build:
 
     label: str
     source: Path
+    processes: int = 1
     servers: LocalServers | None = None
     runs: list[dict[str, Any]] = field(default_factory=list)
 
@@ -155,6 +158,17 @@ def print_summary(rows: list[dict[str, Any]], width: int) -> None:
               + (f"  ({row['failed_or_errors']} run(s) failed or had errors)" if row["failed_or_errors"] else ""))
 
 
+def _counts(text: str) -> list[int]:
+    """``--servers``: ``N`` or ``N,N,...``, each a whole number from 1."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count or a comma-separated list of counts: {text!r}") from None
+    if any(n < 1 for n in counts):
+        raise argparse.ArgumentTypeError(f"server counts must be at least 1: {text!r}")
+    return counts
+
+
 def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     own, loadtest = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser(
@@ -166,15 +180,19 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--tree", dest="builds", action="append", type=lambda v: ("tree", v),
                         help="a source tree to measure as it is (repeatable)")
     parser.add_argument("--rounds", type=int, default=3, help="load tests per build (default 3)")
-    parser.add_argument("--servers", type=int, default=1, help="server processes per build, sharing one Redis (default 1)")
+    parser.add_argument("--servers", default="1", type=_counts, metavar="N[,N...]",
+                        help="server processes per build, sharing one Redis: one count for every build, "
+                             "or one per build in their order (default 1)")
     parser.add_argument("--client", choices=("this", "own"), default="this",
                         help="whose load test drives each build: this tree's (default) or the build's own")
     parser.add_argument("--json", metavar="FILE", help="write every figure to FILE")
     args = parser.parse_args(own)
     if len(args.builds) < 2:
         parser.error("give at least two builds (--rev REV, --tree PATH)")
-    if args.rounds < 1 or args.servers < 1:
-        parser.error("--rounds and --servers must be at least 1")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if len(args.servers) not in (1, len(args.builds)):
+        parser.error(f"--servers gives {len(args.servers)} counts for {len(args.builds)} builds: give one, or one per build")
     if any(a == "--url" or a.startswith("--url=") or a == "--json" or a.startswith("--json=") for a in loadtest):
         parser.error("--url and --json are the tool's own; give the rest of the load test's options after --")
     return args, loadtest
@@ -188,12 +206,17 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="cardroom-ab-"))
     builds: list[Build] = []
     try:
-        for kind, where in args.builds:  # in the command line's order
-            builds.append(export(where, tmp) if kind == "rev" else tree(where))
+        counts = args.servers * len(args.builds) if len(args.servers) == 1 else args.servers
+        for (kind, where), processes in zip(args.builds, counts, strict=True):  # in the command line's order
+            build = export(where, tmp) if kind == "rev" else tree(where)
+            build.processes = processes
+            if len(set(counts)) > 1:  # the same build on several counts: say which is which
+                build.label += f" x{processes}"
+            builds.append(build)
         width = max(len(b.label) for b in builds)
         for build in builds:
-            build.servers = LocalServers(args.servers, source=str(build.source))
-            print(f"starting {build.label}: {args.servers} server(s) from {build.source}", flush=True)
+            build.servers = LocalServers(build.processes, source=str(build.source))
+            print(f"starting {build.label}: {build.processes} server(s) from {build.source}", flush=True)
             build.servers.start()
         print(f"load test: cardroom loadtest --url ... {' '.join(loadtest)}", flush=True)
         for r in range(args.rounds):
@@ -220,8 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     print_summary(rows, max((len(b.label) for b in builds), default=0))
     if args.json:
         Path(args.json).write_text(json.dumps({
-            "loadtest": loadtest, "rounds": args.rounds, "servers": args.servers, "client": args.client,
-            "builds": [{"build": b.label, "source": str(b.source), "runs": b.runs} for b in builds],
+            "loadtest": loadtest, "rounds": args.rounds, "client": args.client,
+            "builds": [{"build": b.label, "source": str(b.source), "servers": b.processes, "runs": b.runs}
+                       for b in builds],
             "summary": rows,
         }, indent=1))
     return 1 if any(row["failed_or_errors"] or row["us_per_action_median"] is None for row in rows) else 0

@@ -43,12 +43,27 @@ def test_a_revision_and_a_tree_are_loaded_in_turn_and_compared(tmp_path):
     assert "ratio of medians to the first build" in done.stdout
 
 
+def test_one_build_on_one_process_and_on_two(tmp_path):
+    out = tmp_path / "ab.json"
+    done = run("--rev", "HEAD", "--rev", "HEAD", "--servers", "1,2", "--rounds", "1", "--json", str(out),
+               "--", "--rooms", "2", "--seconds", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    one, two = json.loads(out.read_text())["builds"]
+    assert (one["servers"], two["servers"]) == (1, 2)
+    assert one["build"].endswith(" x1") and two["build"].endswith(" x2")
+    assert one["runs"][0]["servers"] == 1 and two["runs"][0]["servers"] == 2  # as the load test saw them
+    assert two["runs"][0]["errors"] == {} and two["runs"][0]["server_cpu_us_per_action"] > 0
+
+
 @pytest.mark.parametrize("args, says", [
     (["--rev", "HEAD"], "at least two builds"),
     (["--rev", "no-such-revision", "--rev", "HEAD"], "no such revision"),
     (["--rev", "HEAD", "--tree", "/"], "not a cardroom source tree"),
     (["--rev", "HEAD", "--rev", "HEAD", "--", "--url", "ws://x/ws"], "the tool's own"),
     (["--rev", "HEAD", "--rev", "HEAD", "--rounds", "0"], "at least 1"),
+    (["--rev", "HEAD", "--rev", "HEAD", "--servers", "1,2,3"], "3 counts for 2 builds"),
+    (["--rev", "HEAD", "--rev", "HEAD", "--servers", "0"], "at least 1"),
+    (["--rev", "HEAD", "--rev", "HEAD", "--servers", "two"], "not a count"),
 ])
 def test_a_bad_command_line_exits_2_and_says_why(args, says):
     done = run(*args, timeout=30)
