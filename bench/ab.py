@@ -76,14 +76,17 @@ def export(rev: str, into: Path) -> Build:
         raise Usage(f"no such revision in {ROOT}: {rev}")
     short = found.stdout.strip()
     tree = into / short
-    tree.mkdir(parents=True, exist_ok=True)
+    label = rev if rev == short else f"{rev} ({short})"
+    if tree.is_dir():  # given twice (one revision on one process and on two): exported once
+        return Build(label, tree)
+    tree.mkdir(parents=True)
     archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", "--format=tar", short], stdout=subprocess.PIPE)
     unpacked = subprocess.run(["tar", "-x", "-C", str(tree)], stdin=archive.stdout)
     assert archive.stdout is not None
     archive.stdout.close()
     if archive.wait() != 0 or unpacked.returncode != 0:
         raise Usage(f"could not export revision {rev}")
-    return Build(rev if rev == short else f"{rev} ({short})", tree)
+    return Build(label, tree)
 
 
 def tree(path: str) -> Build:

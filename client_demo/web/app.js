@@ -99,14 +99,15 @@ function placeToasts(box) {
   set(`${Math.max(8, Math.round(bar.getBoundingClientRect().bottom + 6))}px`, "", "");
 }
 
-/**
- * An error as a message: in English the server's message after a title for the codes the
- * page knows; in Chinese the translated text of the code (with the option it names), the
- * server's English message only for a code the page does not know.
- */
 // Codes whose title says all a player needs (the server's message is for developers).
 const OWN_WORDS = new Set(["unsupported_protocol"]);
 
+/**
+ * An error as a message: in English the server's message after a title for the codes the
+ * page knows; in Chinese the translated text of the code (with the option it names), the
+ * server's English message only for a code the page does not know; for OWN_WORDS the
+ * page's own text alone, in either language.
+ */
 function showError(err) {
   if (!err) return;
   if (OWN_WORDS.has(err.code)) { toast(t(`err.${err.code}`), "error"); return; }

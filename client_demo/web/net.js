@@ -25,8 +25,8 @@ const NAME_KEY = "cardroom.name";
 // The version of the protocol this page speaks (docs/protocol.md, "Versions"), said in
 // `hello`. A server of another version refuses it with `unsupported_protocol`: this page
 // came from before the server's update (a cache, a tab left open), so it loads itself
-// again, once per tab (RELOADED_KEY), and says the server's message if that did not help.
-export const PROTOCOL_VERSION = 1;
+// again, once per tab (RELOADED_KEY), and says that it is out of date if that did not help.
+const PROTOCOL_VERSION = 1;
 const RELOADED_KEY = "cardroom.reloaded_for_protocol";
 
 export function storedToken() { return localStorage.getItem(TOKEN_KEY); }
