@@ -23,13 +23,13 @@ def run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
 def test_a_revision_and_a_tree_are_loaded_in_turn_and_compared(tmp_path):
     out = tmp_path / "ab.json"
     done = run("--rev", "HEAD", "--tree", str(ROOT), "--rounds", "2", "--json", str(out),
-               "--", "--rooms", "2", "--seconds", "1")
+               "--", "--rooms", "2", "--seconds", "1", "--think-ms", "100")
     assert done.returncode == 0, done.stdout + done.stderr
     rounds = [line.split()[1:3] for line in done.stdout.splitlines() if line.startswith("round ")]
     head, tree = "HEAD", str(ROOT)
     assert [(r, b) for r, b in rounds] == [("1/2", head), ("1/2", tree), ("2/2", tree), ("2/2", head)]
     report = json.loads(out.read_text())
-    assert report["loadtest"] == ["--rooms", "2", "--seconds", "1"]
+    assert report["loadtest"] == ["--rooms", "2", "--seconds", "1", "--think-ms", "100"]
     exported, given = report["builds"]
     assert exported["build"].startswith("HEAD (") and Path(exported["source"]) != ROOT
     assert Path(given["source"]) == ROOT
@@ -46,7 +46,7 @@ def test_a_revision_and_a_tree_are_loaded_in_turn_and_compared(tmp_path):
 def test_one_build_on_one_process_and_on_two(tmp_path):
     out = tmp_path / "ab.json"
     done = run("--rev", "HEAD", "--rev", "HEAD", "--servers", "1,2", "--rounds", "1", "--json", str(out),
-               "--", "--rooms", "2", "--seconds", "1")
+               "--", "--rooms", "2", "--seconds", "1", "--think-ms", "100")
     assert done.returncode == 0, done.stdout + done.stderr
     one, two = json.loads(out.read_text())["builds"]
     assert (one["servers"], two["servers"]) == (1, 2)
