@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from client_demo.tools.loadtest import launcher
 from client_demo.tools.loadtest.figures import (
     histogram_delta,
     histogram_quantile,
@@ -236,3 +237,18 @@ def test_thinking_takes_half_to_one_and_a_half_times_think_and_differs_each_time
     assert 1.0 <= min(waits) and max(waits) <= 3.0
     assert min(waits) < 1.1 and max(waits) > 2.9  # spread over the whole range, not one fixed wait
     assert abs(sum(waits) / len(waits) - 2.0) < 0.05
+
+
+def test_free_port_never_hands_out_a_port_twice(monkeypatch):
+    """Ports picked for several children before any of them binds (a primary, its replicas
+    and their sentinels) are all different, even when chance picks one twice; with
+    ``also``, neither port of the pair is handed out again."""
+    picks = iter([20_000, 20_000, 20_001, 21_000, 11_000, 21_000, 20_002, 30_002, 22_000])
+    monkeypatch.setattr(launcher.random, "randrange", lambda low, high: next(picks))
+    monkeypatch.setattr(launcher, "_handed_out", type(launcher._handed_out)())
+    monkeypatch.setattr(launcher, "_bindable", lambda port: True)
+    assert launcher.free_port() == 20_000
+    assert launcher.free_port() == 20_001  # 20,000 again: passed over
+    assert launcher.free_port() == 21_000
+    assert launcher.free_port(also=10_000) == 20_002  # 11,000's bus port is 21,000; then 21,000 itself
+    assert launcher.free_port() == 22_000  # 30,002 is 20,002's bus port

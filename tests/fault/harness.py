@@ -37,15 +37,36 @@ def free_port(cluster_bus: bool = False) -> int:
     return launcher_free_port(also=10_000 if cluster_bus else 0)
 
 
-def wait_port(port: int, timeout: float = 10.0) -> None:
+def wait_port(port: int, timeout: float = 10.0, proc: subprocess.Popen[bytes] | None = None,
+              logs: tuple[Path, ...] = ()) -> None:
+    """Until something listens on ``port``. With ``proc``, the process that should: if it
+    exits first, fail at once with the last lines of its ``logs`` (what it said about why)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the process for port {port} exited with status {proc.returncode}"
+                               + "".join(_tail(log) for log in logs))
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
+    raise TimeoutError(f"nothing listens on port {port}" + "".join(_tail(log) for log in logs))
+
+
+def _tail(log: Path, lines: int = 8) -> str:
+    try:
+        text = log.read_text(errors="replace").splitlines()[-lines:]
+    except OSError:
+        return ""
+    return f"\n{log}:\n" + "\n".join(text) if text else ""
+
+
+def popen_logged(args: list[str], directory: Path) -> subprocess.Popen[bytes]:
+    """Start ``args`` in ``directory``, what it prints going to ``output.log`` there (a
+    redis-server that refuses its configuration says why there, not in its log file)."""
+    with open(directory / "output.log", "ab") as output:
+        return subprocess.Popen(args, cwd=directory, stdout=output, stderr=subprocess.STDOUT)
 
 
 class RedisProcess:
@@ -72,8 +93,8 @@ class RedisProcess:
             args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                      "--cluster-node-timeout", "2000"]
         args += self.extra
-        self.proc = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.port)
+        self.proc = popen_logged(args, self.dir)
+        wait_port(self.port, proc=self.proc, logs=(self.dir / "output.log", self.dir / "redis.log"))
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

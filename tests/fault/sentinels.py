@@ -14,7 +14,6 @@ import asyncio
 import os
 import secrets
 import signal
-import subprocess
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from redis.asyncio import Redis
 from server.redis_embedded import redis_server_binary
 from tests.redis_link import RedisLink
 
-from .harness import RedisProcess, wait_port
+from .harness import RedisProcess, popen_logged, wait_port
 
 SERVICE = "cardroom"
 #: a primary that has not answered for this long is down, for a sentinel. Not shorter: on a
@@ -57,9 +56,8 @@ class Sentinel(RedisProcess):
             *(f"sentinel known-replica {SERVICE} 127.0.0.1 {port}" for port in replica_ports),
             *(f"sentinel known-sentinel {SERVICE} 127.0.0.1 {o.port} {o.id}" for o in others), "",
         ]))
-        self.proc = subprocess.Popen([redis_server_binary(), str(conf), "--sentinel"], cwd=self.dir,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_port(self.port)
+        self.proc = popen_logged([redis_server_binary(), str(conf), "--sentinel"], self.dir)
+        wait_port(self.port, proc=self.proc, logs=(self.dir / "output.log", self.dir / "sentinel.log"))
 
 
 class SentinelRedis:
@@ -78,18 +76,24 @@ class SentinelRedis:
         return "redis+sentinel://" + ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels) + f"/{SERVICE}/0"
 
     async def start(self) -> None:
-        self.primary.start()
-        await self.link.start()
-        # the replicas reach the primary through the relay; each tells the primary its own
-        # port, which is where the sentinels find it
-        self.replicas = [RedisProcess(self.dir / f"replica{i}",
-                                      extra=(*NO_SYNC_DELAY, "--replicaof", "127.0.0.1", str(self.link.port)))
-                         for i in range(2)]
-        for r in self.replicas:
-            r.start()
-        for s in self.sentinels:
-            s.start([r.port for r in self.replicas], [o for o in self.sentinels if o is not s])
-        await self.wait_ready()
+        """Start every process and wait until the sentinels agree; if that fails, stop what
+        was started."""
+        try:
+            self.primary.start()
+            await self.link.start()
+            # the replicas reach the primary through the relay; each tells the primary its
+            # own port, which is where the sentinels find it
+            self.replicas = [RedisProcess(self.dir / f"replica{i}",
+                                          extra=(*NO_SYNC_DELAY, "--replicaof", "127.0.0.1", str(self.link.port)))
+                             for i in range(2)]
+            for r in self.replicas:
+                r.start()
+            for s in self.sentinels:
+                s.start([r.port for r in self.replicas], [o for o in self.sentinels if o is not s])
+            await self.wait_ready()
+        except BaseException:
+            await self.stop()
+            raise
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
         """Until every sentinel knows the primary, its replicas (in sync) and the other two

@@ -9,6 +9,7 @@ after 15 s).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import random
@@ -41,6 +42,9 @@ class LaunchError(RuntimeError):
 
 #: the lowest port :func:`free_port` picks
 LOWEST_PORT = 10_000
+#: how many of the ports :func:`free_port` handed out it remembers, never to hand out again
+HANDED_OUT_KEPT = 4096
+_handed_out: collections.OrderedDict[int, None] = collections.OrderedDict()
 
 
 def _ephemeral_start() -> int:
@@ -69,21 +73,40 @@ def free_port(also: int = 0) -> int:
     ``bind`` any outgoing connection on the machine may take it as its local end: a load
     test opens thousands, and a child that finds its port taken fails to start. Picking
     at random among some twenty thousand also keeps processes that pick at the same
-    moment (parallel test workers) apart. With ``also``, the port ``also`` above the
-    one returned is free too (a Redis Cluster node's bus port: +10000)."""
+    moment (parallel test workers) apart. A port this process was given before is not
+    given again (of the last :data:`HANDED_OUT_KEPT`): a caller that picks the ports of
+    several children before starting any (a primary and its replicas, each told of the
+    others) would otherwise, once in some thousands, get one port twice. With ``also``, the
+    port ``also`` above the one returned is free too (a Redis Cluster node's bus port:
+    +10000)."""
     top = _ephemeral_start() - also
     for _ in range(200):
         if top - LOWEST_PORT < 1000:
             break  # no room below the ephemeral range here: ask the kernel
         port = random.randrange(LOWEST_PORT, top)
-        if _bindable(port) and (not also or _bindable(port + also)):
-            return port
+        if _usable(port, also):
+            return _hand_out(port, also)
     while True:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        if not also or (port + also <= 65_535 and _bindable(port + also)):
-            return port
+        if port + also <= 65_535 and _usable(port, also):
+            return _hand_out(port, also)
+
+
+def _usable(port: int, also: int) -> bool:
+    if port in _handed_out or (also and port + also in _handed_out):
+        return False
+    return _bindable(port) and (not also or _bindable(port + also))
+
+
+def _hand_out(port: int, also: int) -> int:
+    """Remember ``port`` (and ``port + also``) as given, and return it."""
+    for taken in (port, port + also) if also else (port,):
+        _handed_out[taken] = None
+    while len(_handed_out) > HANDED_OUT_KEPT:
+        _handed_out.popitem(last=False)
+    return port
 
 
 def _die_with_parent() -> None:
