@@ -345,6 +345,7 @@ class Node:
     async def _renew(self) -> None:
         assert self.directory is not None
         actors = [a for a in self.directory.actors.values() if not a.closed]
+        acknowledged = [a.version for a in actors]  # each stored before the renewal is sent
         lease_ms = self.settings.lease_ms
         sent = time.monotonic()
         try:
@@ -357,9 +358,11 @@ class Node:
         except UNAVAILABLE:
             self.metrics.lease_renew_failures.inc(len(actors))
             raise
-        for actor, ok in zip(actors, held, strict=True):
+        for actor, version, (ok, stored) in zip(actors, acknowledged, held, strict=True):
             if ok:
                 actor.renewed(sent)
+                if 0 <= stored < version:  # Redis went back (a restart, a failover): lost writes
+                    actor.writes_lost()
             elif ok is None:  # nobody holds it: Redis lost it (the actor takes it back in time)
                 self.metrics.lease_renew_failures.inc()
                 actor.lease_vanished()

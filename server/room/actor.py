@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 _STOP = object()
 _TICK = object()
 _TAKE_BACK = object()
+_PUT_BACK = object()
 CATCH_UP_ENTRIES = 300  # stream entries a new owner reads for its last hand's records (a hand and more)
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 CREATOR_ACTS = ("remove_seat", "lock")  # changes a room's creator asks for, kept in the audit log too
@@ -195,6 +196,19 @@ class RoomActor:
         if not self.closed:
             self.queue.put_nowait(_TAKE_BACK)
 
+    @property
+    def version(self) -> int:
+        """The room's version as stored and acknowledged by this owner."""
+        return self.core.table.version
+
+    def writes_lost(self) -> None:
+        """The node found Redis holding an older version of the room than one this owner
+        acknowledged before asking: put the acknowledged state back now (see
+        :meth:`_put_back`), not at the next change, which may be a long time coming when
+        the player to act is on a process that never heard of the lost version."""
+        if not self.closed:
+            self.queue.put_nowait(_PUT_BACK)
+
     # --- the loop ----------------------------------------------------------------------
 
     async def _run(self) -> None:
@@ -221,6 +235,17 @@ class RoomActor:
                     except UNAVAILABLE:
                         pass  # the renewals find it again, or the deadline lets the room go
                     if self._dropped:
+                        break
+                    continue
+                if item is _PUT_BACK:
+                    try:
+                        await self._put_back()
+                    except UNAVAILABLE:
+                        pass  # the renewals find it again, or the next change does
+                    except Fenced as exc:
+                        log.warning("room %s: %s; dropping the room (fence %d)", self.room, exc, self.lease.fence)
+                        self.metrics.fence_failures.inc()
+                        self._drop("fenced")
                         break
                     continue
                 if item is _TICK:  # a timer's tick that arrived after a command
@@ -519,6 +544,14 @@ class RoomActor:
         if got.version < self.core.table.version:
             await self._restore(got.version)
         return True
+
+    async def _put_back(self) -> None:
+        """Write the acknowledged state back if Redis still holds an older version (it may
+        have been put back by a change since the renewal found it). Raises one of
+        ``UNAVAILABLE``, or :class:`Fenced` if the lease went to another node meanwhile."""
+        found, _record = await self.store.last_change(self.room)
+        if 0 < found < self.core.table.version:  # (0: the room is gone, as a closed one goes)
+            await self._restore(found)
 
     async def _restore(self, found: int) -> None:
         """Write back the acknowledged state over the older ``found`` version Redis holds."""

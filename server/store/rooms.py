@@ -76,20 +76,24 @@ class Rooms(Scripts):
         return Acquired(fence=int(r[1]), previous=_text(r[2]), log=_room_log(r[3]))
 
     @_gated
-    async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[bool | None]:
-        """Extend each ``(room, token)`` lease still held: True where renewed, False where
-        another node holds it, None where nobody does (expired, or lost by Redis)."""
+    async def renew(self, leases: list[tuple[str, str]], lease_ms: int) -> list[tuple[bool | None, int]]:
+        """Extend each ``(room, token)`` lease still held. For each: True and the version
+        of the room Redis holds where renewed (-1: the room is gone, as a closed room's
+        data goes in time); False where another node holds the lease, None where nobody
+        does (expired, or lost by Redis), with version -1."""
         if not leases:
             return []
+        k = self.keys
         if self._renewals is not None:
             results = await self._renewals.evalsha_each(self._source["renew"], [
-                ([self.keys.lease(room)], [token, lease_ms]) for room, token in leases], self._scripts["renew"].sha)
+                ([k.lease(room), k.room(room)], [token, lease_ms]) for room, token in leases],
+                self._scripts["renew"].sha)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for room, token in leases:
-                    pipe.eval(self._source["renew"], 1, self.keys.lease(room), token, lease_ms)
+                    pipe.eval(self._source["renew"], 2, k.lease(room), k.room(room), token, lease_ms)
                 results = await pipe.execute()
-        return [None if int(r) == -1 else bool(int(r)) for r in results]
+        return [(None if int(r[0]) == -1 else bool(int(r[0])), int(r[1]) if len(r) > 1 else -1) for r in results]
 
     @_gated
     async def release(self, room: str, token: str) -> bool:

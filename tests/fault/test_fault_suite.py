@@ -222,8 +222,8 @@ async def test_redis_sigkilled_and_restarted_under_two_servers(tmp_path: Path) -
     Phase 2: the postponed-write loss is made to happen (the tail of the file is cut
     after the SIGKILL, back to a length noted a few actions earlier), and Redis is
     restarted within the lease. The owner, still holding the state it acknowledged,
-    finds Redis at an older version at its next write (``cardroom_lost_writes_total``),
-    writes that state back and goes on: every acknowledged action id is remembered at its
+    finds Redis at an older version at its next renewal or write
+    (``cardroom_lost_writes_total``), writes that state back and goes on: every acknowledged action id is remembered at its
     version, a resent one gets its original ack, chips are exact. The restored versions'
     events are not in the room's event stream (the restore writes the snapshot only)."""
     redis = RedisProcess(tmp_path / "redis")

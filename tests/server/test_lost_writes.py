@@ -1,6 +1,7 @@
 """A Redis failover to a replica that had not received the last writes: Redis goes back
-to an older version of a room (and loses the lease). The owner notices at its next write,
-puts back the state it acknowledged, and old action ids keep their answers."""
+to an older version of a room (and may lose the lease). The owner notices at its next
+renewal or write, puts back the state it acknowledged, and old action ids keep their
+answers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from server.room.log import load_room
 
+from .conftest import owned
 from .test_durability import seated_pair
 
 pytestmark = pytest.mark.each_redis  # run on each binary
@@ -103,3 +105,50 @@ async def test_writes_and_lease_redis_lost_are_put_back_before_anyone_asks(conne
     assert "cardroom_lost_writes_total 1.0" in app.metrics.render().decode()
     fold = await a.request({"t": "act", "room": room, "action": {"type": "fold"}, "id": "a1"})
     assert fold["t"] == "ack" and fold["version"] == ack["version"] + 1
+
+
+async def test_writes_redis_lost_under_a_lease_it_kept_are_put_back_and_reach_a_process_that_missed_them(
+        make_app, connect):
+    """Redis restarted on a file cut short: the room goes back some versions, the lease
+    (written earlier) is still the owner's. Nobody acts, and the other process never heard
+    of the last change (its publication was lost with Redis): before, its player, whose
+    turn it was, never saw it, and the owner waited for a change to find the loss. Now the
+    owner's next renewal finds Redis behind and puts its state back, and the other
+    process shows it."""
+    a = await make_app(lease_ms=900)
+    b = await make_app(lease_ms=900)
+    alice = await connect("alice", target=a)
+    bob = await connect("bob", target=b)
+    room = (await alice.request({"t": "create_room", "game": "highcard", "options": {"seats": 2}}))["room"]
+    await owned(a, room)
+    assert (await alice.request({"t": "join", "room": room}))["t"] == "room"
+    view = await wait_view(b, room, bob)
+    keys = a.store.keys
+    older = await redis_state(a.store.redis, keys, room)
+    before = view.table
+    assert (await bob.request({"t": "join", "room": room}))["t"] == "room"
+    await bob.expect("room", timeout=5, room=room, playing=True)  # a hand started; nobody acts
+    acknowledged = a.directory.actors[room].core.table.version
+    assert acknowledged > int(older["version"])
+    await lose_writes(a.store.redis, keys, room, older)
+    view.table = before  # here, the last changes were never heard of
+    bob.drain()
+
+    deadline = asyncio.get_running_loop().time() + 10
+    while (stored := await load_room(a.store, room, a.games))["version"] != acknowledged:
+        assert asyncio.get_running_loop().time() < deadline, f"Redis stays at version {stored['version']}"
+        await asyncio.sleep(0.05)
+    snap = await bob.expect("room", timeout=5, room=room, playing=True)
+    assert snap["version"] == acknowledged and view.table.version == acknowledged
+    assert a.directory.actors[room].lease.fence == 1  # kept: never taken back
+    assert "cardroom_lost_writes_total 1.0" in a.metrics.render().decode()
+
+
+async def wait_view(app, room: str, client, timeout: float = 5.0):
+    """``client`` (on ``app``, not the owner) watches ``room``: the view ``app`` keeps of it."""
+    assert (await client.request({"t": "spectate", "room": room}))["t"] == "room"
+    deadline = asyncio.get_running_loop().time() + timeout
+    while app.views.get(room) is None:
+        assert asyncio.get_running_loop().time() < deadline, "no view of the room"
+        await asyncio.sleep(0.02)
+    return app.views.get(room)
