@@ -118,7 +118,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_seat": "the seat number is outside the table",
     "room_full": "every seat is taken",
     "muted": "say: an operator muted you in chat (until_ms: until when)",
-    "banned": "hello: an operator banned this player",
+    "banned": "hello / join: an operator banned this player",
     "seat_empty": "remove_seat: nobody sits in that seat",
     "not_room_creator": "remove_seat / lock: only the player who made the room may",
     "room_locked": "the player who made the room locked it: nobody new sits down (watching is open)",

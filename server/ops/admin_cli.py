@@ -112,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardroom admin {args.act}: cannot reach {base}: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(answer, ensure_ascii=False, indent=2) if args.json else _lines(args.act, answer))
-    return 0
+    for room, code in (answer.get("not_left") or {}).items():  # a ban that could not free every seat
+        print(f"cardroom admin {args.act}: the seat in {room} was not freed ({code}): ban again to retry",
+              file=sys.stderr)
+    return 1 if answer.get("not_left") else 0
 
 
 def _lines(act: str, answer: dict[str, Any]) -> str:
@@ -128,4 +131,4 @@ def _lines(act: str, answer: dict[str, Any]) -> str:
         return "\n".join(f"{e['time']}  {e['act']:<12} {e['target']:<16} by {e['by']}"
                          + (f"  ({e['reason']})" if e.get("reason") else "")
                          for e in answer["audit"]) or "(nothing yet)"
-    return "done: " + ", ".join(f"{k} {v}" for k, v in answer.items() if k != "ok")
+    return "done: " + ", ".join(f"{k} {v}" for k, v in answer.items() if k not in ("ok", "not_left"))

@@ -22,6 +22,10 @@ from ..store import Store
 from .admin_api import ApiError
 
 OPERATOR = "operator"
+#: how many times a ban looks up the player's seats and leaves them (see :meth:`Moderation.ban`)
+BAN_PASSES = 3
+#: a leave answered with one of these found no seat of the player there: nothing to leave
+NOT_THERE = ("not_seated", "no_such_room")
 
 
 class Moderation:
@@ -97,19 +101,41 @@ class Moderation:
         return {"ok": True, "player": player}
 
     async def ban(self, player: str, reason: str) -> dict[str, Any]:
-        """No more ``hello``; the player's connections closed on every process; each of
-        its seats left (its chips back to the wallet when the seat is freed)."""
+        """No more ``hello`` and no more buy-ins; the player's connections closed on every
+        process; each of its seats left (its chips back to the wallet when the seat is
+        freed). ``rooms``: the rooms whose seat was left; ``not_left``: room -> the error
+        of a room that could not be made to leave it (``unavailable``: its process did not
+        answer in time), for the operator to ask again.
+
+        A room that could not be asked (its process slow to answer, Redis briefly away) is
+        asked again, up to :data:`BAN_PASSES` times in all. No seat comes after the ban: a
+        join whose buy-in the ban overtook is refused (``banned``), and one whose buy-in
+        came first is in the room's queue before the ban's leave, which then finds it."""
         await self._player(player)
         await self.store.set_player_flag(player, "banned", reason or "banned")
         await self.store.tell_player(player, {"t": "banned", "reason": reason}, close=True)
-        rooms = sorted(await self.store.seat_candidates(player))
-        left = []
-        for room in rooms:
-            reply = await self.directory.ask(room, lambda o: LeaveCommand(o, player=player), timeout=self.timeout)
-            if reply is not None and reply.get("t") != "error":
-                left.append(room)
-        await self.store.audit("ban", player, OPERATOR, reason, {"rooms": left})
-        return {"ok": True, "player": player, "rooms": left}
+        left: list[str] = []
+        not_left: dict[str, str] = {}
+        settled: set[str] = set()  # left, or found without a seat of the player
+        for _ in range(BAN_PASSES):
+            rooms = sorted(await self.store.seat_candidates(player) - settled)
+            if not rooms:
+                break
+            for room in rooms:
+                reply = await self.directory.ask(room, lambda o: LeaveCommand(o, player=player), timeout=self.timeout)
+                code = "unavailable" if reply is None else reply.get("code") if reply.get("t") == "error" else None
+                if code is None or code in NOT_THERE:
+                    settled.add(room)
+                    not_left.pop(room, None)
+                    if code is None:
+                        left.append(room)
+                else:
+                    not_left[room] = code
+        detail: dict[str, Any] = {"rooms": sorted(left)}
+        if not_left:
+            detail["not_left"] = not_left
+        await self.store.audit("ban", player, OPERATOR, reason, detail)
+        return {"ok": True, "player": player, **detail}
 
     async def unban(self, player: str, reason: str) -> dict[str, Any]:
         await self._player(player)

@@ -60,6 +60,8 @@ _STOP = object()
 _TICK = object()
 _TAKE_BACK = object()
 _PUT_BACK = object()
+_REFUSED_BUY_INS = {"insufficient_funds": "your wallet holds less than the buy-in",
+                    "banned": "an operator banned this player"}
 CATCH_UP_ENTRIES = 300  # stream entries a new owner reads for its last hand's records (a hand and more)
 RETRY_SECONDS = 1.0  # after a failed timer step or transfer, try again this much later
 CREATOR_ACTS = ("remove_seat", "lock")  # changes a room's creator asks for, kept in the audit log too
@@ -568,18 +570,17 @@ class RoomActor:
         d = change.debit
         assert d is not None and change.origin is not None
         try:
-            ok, _wallet = await self.store.debit(d.player, d.xid, d.amount, self.room, self.clock())
+            refused, _wallet = await self.store.debit(d.player, d.xid, d.amount, self.room, self.clock())
         except UNAVAILABLE:
             # the journal entry may exist: the transfer sweeper refunds it (never stored here)
             self.views.delivery.answer(change.origin, _unavailable(change.origin, self.room))
             return False
         crash_point("after_debit")
-        if not ok:
-            self.metrics.errors.labels("insufficient_funds").inc()
+        if refused is not None:
+            self.metrics.errors.labels(refused).inc()
             self.views.delivery.answer(change.origin, error_message(
-                "insufficient_funds", "your wallet holds less than the buy-in", change.origin.ref,
-                room=self.room))
-        return ok
+                refused, _REFUSED_BUY_INS[refused], change.origin.ref, room=self.room))
+        return refused is None
 
     async def _after(self, change: Change) -> None:
         """The transfers' later steps, once the change is stored (all idempotent; what

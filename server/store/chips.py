@@ -17,18 +17,20 @@ class Chips(Scripts):
     # --- chips between wallets and tables ---------------------------------------------
 
     @_gated
-    async def debit(self, player: str, xid: str, amount: int, room: str, now_ms: int) -> tuple[bool, int]:
+    async def debit(self, player: str, xid: str, amount: int, room: str, now_ms: int) -> tuple[str | None, int]:
         """Buy-in, step 1: take ``amount`` from the wallet into the journal entry ``xid``.
 
-        Returns ``(done, wallet)``; ``done`` is False when the wallet holds too little
-        (nothing changed then)."""
+        Returns ``(refused, wallet)``: ``refused`` is None when the chips were taken, else
+        why not (nothing changed then): ``"insufficient_funds"`` (the wallet holds too
+        little) or ``"banned"`` (an operator banned the player)."""
         k = self.keys
         await self._cmd("ZADD", k.transfers, now_ms, f"{player} {xid}")
         ok, wallet = await self._run("debit", [k.player(player), k.journal(player)],
                                      [xid, amount, f"{room}|{amount}|{now_ms}"])
-        if not int(ok):
-            await self._cmd("ZREM", k.transfers, f"{player} {xid}")
-        return bool(int(ok)), int(wallet)
+        if int(ok) == 1:
+            return None, int(wallet)
+        await self._cmd("ZREM", k.transfers, f"{player} {xid}")
+        return ("banned" if int(ok) == -1 else "insufficient_funds"), int(wallet)
 
     @_gated
     async def finish_debit(self, player: str, xid: str, room: str) -> None:

@@ -173,6 +173,60 @@ async def test_a_ban_on_one_process_closes_the_player_on_the_other_and_frees_its
         await c.close()
 
 
+async def test_a_ban_says_which_seats_it_could_not_leave_and_banning_again_leaves_them(
+        make_app, capsys, monkeypatch):
+    """The room's process does not answer the ban's leave in time (three tries): the
+    answer names the room with ``unavailable`` (``cardroom admin ban`` says so and exits
+    1); once it answers, a second ban leaves it."""
+    first = await make_app(admin_token=TOKEN)
+    second = await make_app(admin_token=TOKEN, forward_timeout=0.3)
+    a = await Client.connect(first.ws_url)
+    await a.hello("alice")
+    b = await Client.connect(second.ws_url)
+    await b.hello("bob")
+    room = (await a.request({"t": "create_room", "game": "highcard",
+                             "options": {"seats": 3, "first_hand_players": 3}}))["room"]
+    await a.request({"t": "join", "room": room, "seat": 0, "buy_in": 100})
+    assert (await b.request({"t": "join", "room": room, "seat": 1, "buy_in": 250}))["t"] == "room"
+    hears = first.directory.on_inbox
+    first.directory.on_inbox = lambda m: None if m.get("k") == "cmd" else hears(m)  # deaf to requests
+
+    status, body = await call(second, "POST", f"players/{b.player}/ban?reason=cheating")
+    assert (status, body["rooms"], body["not_left"]) == (200, [], {room: "unavailable"})
+    monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", TOKEN)
+    capsys.readouterr()
+    assert await asyncio.to_thread(main, ["admin", "--url", base(second), "ban", b.player]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == f"done: player {b.player}, rooms []"
+    assert err.strip() == f"cardroom admin ban: the seat in {room} was not freed (unavailable): ban again to retry"
+    assert [s.player for s in first.directory.actors[room].core.table.seats[:2]] == [a.player, b.player]
+    first.directory.on_inbox = hears
+    status, body = await call(second, "POST", f"players/{b.player}/ban?reason=cheating")
+    assert (status, body["rooms"], "not_left" in body) == (200, [room], False)
+    seat = await a.expect("event", room=room, event=lambda e: e["type"] == "left")
+    assert (seat["event"]["player"], seat["event"]["stack"]) == (b.player, 250)
+    audit = (await call(first, "GET", "audit"))[1]["audit"]
+    assert [(e["act"], e["detail"]) for e in audit][:3] == [
+        ("ban", {"rooms": [room]}), *[("ban", {"rooms": [], "not_left": {room: "unavailable"}})] * 2]
+    await chips_exact(first)
+    await a.close()
+
+
+async def test_a_join_the_ban_overtook_is_refused_and_its_chips_stay(admin_app, aconnect):
+    """The ban's flag is set while the player's join is on its way: the buy-in is refused
+    with the chips (the ban's leave, made before, found no seat to leave)."""
+    a = await aconnect("alice")
+    b = await aconnect("bob")
+    room = (await a.request({"t": "create_room", "game": "highcard", "options": {"seats": 3}}))["room"]
+    await admin_app.store.set_player_flag(b.player, "banned", "cheating")  # the ban, before b's join lands
+    refused = await b.request({"t": "join", "room": room, "buy_in": 250})
+    assert (refused["t"], refused["code"]) == ("error", "banned")
+    status, body = await call(admin_app, "GET", "players?name=bob")
+    assert [(p["wallet"], p["banned"]) for p in body["players"]] == [(10_000, "cheating")]
+    assert [s.player for s in admin_app.directory.actors[room].core.table.seats if s] == []
+    await chips_exact(admin_app)
+
+
 async def test_the_admin_command_acts_through_the_api(admin_app, aconnect, capsys, monkeypatch):
     a = await aconnect("alice")
     monkeypatch.setenv("CARDROOM_ADMIN_TOKEN", TOKEN)
