@@ -99,6 +99,29 @@ def test_the_json_file_has_every_figure(holdem_run):
     assert figures["broadcast_samples"] > 0 and figures["broadcast_p99_ms"] >= figures["broadcast_p50_ms"]
 
 
+def test_the_run_is_told_by_window_too(holdem_run):
+    """Each progress line's stretch (1 s here, in 3 s) has its acks/s, ack p99 and the
+    server's CPU per action, in the JSON and in rows of the table: whether the server slows
+    down as a run goes on."""
+    proc, figures = holdem_run
+    windows = figures["windows"]
+    assert len(windows) >= 2
+    assert all(set(w) == {"end_s", "acks_per_s", "ack_p99_ms", "server_cpu_us_per_action"} for w in windows)
+    assert [round(w["end_s"]) for w in windows] == list(range(1, len(windows) + 1))
+    assert all(w["acks_per_s"] > 0 and w["ack_p99_ms"] > 0 and w["server_cpu_us_per_action"] > 0 for w in windows)
+    # the windows' acks add up to those of the run but its last stretch (after the last line)
+    ends = [0.0] + [w["end_s"] for w in windows]
+    counted = sum(w["acks_per_s"] * (end - start) for w, start, end in zip(windows, ends, ends[1:], strict=False))
+    assert 0 < counted <= figures["actions"] + 0.5
+    out = proc.stdout
+    assert _row(out, "acks/s by window") == " / ".join(f"{w['acks_per_s']:.0f}" for w in windows)
+    assert _row(out, "server CPU us/action by window") == " / ".join(
+        f"{w['server_cpu_us_per_action']:.0f}" for w in windows)
+    assert _row(out, "ack p99 by window").endswith(" ms")
+    lines = re.findall(r"^\[\s*[\d.]+ s\] hands .* acks/s\s+(\d+) us/action\s+ack p99\s+([\d.]+) ms", out, re.MULTILINE)
+    assert [int(cpu) for cpu, _ in lines] == [round(w["server_cpu_us_per_action"]) for w in windows]
+
+
 def test_the_echo_baseline_gives_a_ratio(holdem_run):
     proc, figures = holdem_run
     assert figures["echo_round_trips_per_s"] > 0

@@ -52,6 +52,14 @@ class Probe:
         return reading
 
 
+    async def server_cpu(self) -> float | None:
+        """The servers' CPU seconds so far (summed), None where they cannot be read: from
+        ``/proc`` for local servers (no request to them), else from ``/metrics``."""
+        if self.local is not None:
+            return self.local.cpu_seconds()["server"]
+        return (await self.read()).cpu.get("server")
+
+
 def cpu_used(before: Reading, after: Reading) -> dict[str, float]:
     """CPU seconds used between two readings, by role (roles read both times only)."""
     return {who: t - before.cpu[who] for who, t in after.cpu.items() if who in before.cpu}

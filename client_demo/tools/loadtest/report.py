@@ -72,6 +72,19 @@ def _per_server_rows(figures: dict[str, Any]) -> list[tuple[str, str]]:
     return [("connections per server", ", ".join("n/a" if n is None else str(n) for n in counts))]
 
 
+def _window_rows(figures: dict[str, Any]) -> list[tuple[str, str]]:
+    """The run by progress line's stretch (``windows``): does it slow down as it goes?"""
+    windows = figures.get("windows") or []
+    if len(windows) < 2:
+        return []
+    rows = [("acks/s by window", " / ".join(_num(w["acks_per_s"], ".0f") for w in windows))]
+    if any(w.get("server_cpu_us_per_action") is not None for w in windows):
+        rows.append(("server CPU us/action by window",
+                     " / ".join(_num(w.get("server_cpu_us_per_action"), ".0f") for w in windows)))
+    rows.append(("ack p99 by window", " / ".join(_num(w.get("ack_p99_ms"), ".0f") for w in windows) + " ms"))
+    return rows
+
+
 def play_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
     """The rows of a playing run."""
     return [
@@ -87,6 +100,7 @@ def play_rows(f: dict[str, Any]) -> list[tuple[str, str]]:
         ("errors", _errors(f["errors"])),
         *_resource_rows(f),
         ("server CPU us/action", _num(f.get("server_cpu_us_per_action"), ".0f")),
+        *_window_rows(f),
         *_server_action_rows(f),
         *_echo_rows(f),
     ]

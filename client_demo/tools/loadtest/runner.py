@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import inspect
 import resource
 import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .conn import Connection, RequestError, bounded, close_all
@@ -59,9 +60,10 @@ class Interrupts:
             asyncio.get_running_loop().remove_signal_handler(sig)
 
 
-async def run_for(seconds: float, stop: asyncio.Event, every: float, line: Callable[[float], str]) -> float:
-    """Wait ``seconds`` (or until ``stop``), printing ``line(elapsed)`` every ``every`` seconds;
-    returns the seconds that passed."""
+async def run_for(seconds: float, stop: asyncio.Event, every: float,
+                  line: Callable[[float], str | Awaitable[str]]) -> float:
+    """Wait ``seconds`` (or until ``stop``), printing ``line(elapsed)`` (a string, or an
+    awaitable of one) every ``every`` seconds; returns the seconds that passed."""
     started = time.perf_counter()
     next_line = started + every
     while not stop.is_set():
@@ -72,7 +74,10 @@ async def run_for(seconds: float, stop: asyncio.Event, every: float, line: Calla
             await asyncio.wait_for(stop.wait(), min(0.1, started + seconds - now))
         now = time.perf_counter()
         if now >= next_line:
-            say(f"[{now - started:6.1f} s] {line(now - started)}")
+            text = line(now - started)
+            if inspect.isawaitable(text):
+                text = await text
+            say(f"[{now - started:6.1f} s] {text}")
             next_line = now + every
     return time.perf_counter() - started
 
@@ -140,13 +145,14 @@ async def play_phase(args: argparse.Namespace, urls: list[str], probe: Probe) ->
                 f"({args.rooms * args.seats} connections) on {', '.join(urls)} ...")
             players = await _open_rooms(args, urls, stats)
             before, client_before = await probe.read(), time.process_time()
+            windows = Windows(stats, probe, before.cpu.get("server"))
             stats.go = True
             await asyncio.gather(*(p.maybe_act() for p in players))
             elapsed = 0.0
             if not stats.errors:  # every room opened
                 say(f"playing ({args.strategy} strategy"
                     f"{f', {args.think_ms:g} ms thinking' if args.think_ms else ''}) for {args.seconds:g} s")
-                elapsed = await run_for(args.seconds, interrupts.stop, args.progress, _progress_line(stats))
+                elapsed = await run_for(args.seconds, interrupts.stop, args.progress, windows.line)
             stats.go = False
             after, client_cpu = await probe.read(), time.process_time() - client_before
             figures["interrupted"] = interrupts.stop.is_set()
@@ -156,20 +162,39 @@ async def play_phase(args: argparse.Namespace, urls: list[str], probe: Probe) ->
     figures.update(_play_figures(args, urls, stats, elapsed))
     figures.update(server_figures(before, after, stats.acks))
     figures["client_cpu_s"] = client_cpu
+    figures["windows"] = windows.rows
     return figures
 
 
-def _progress_line(stats: PlayStats) -> Callable[[float], str]:
-    """The progress line of the play phase: hands and acks so far, acks/s since the last line."""
-    last = [0.0, 0]
+class Windows:
+    """The play phase cut at its progress lines: for each stretch between two lines, its
+    acks/s, ack p99 and the servers' CPU µs per ack (where their CPU can be read), so
+    that a run shows whether the server slows down as it goes. :meth:`line` makes the
+    progress line and keeps the stretch in :attr:`rows` (``windows`` in ``--json``)."""
 
-    def line(elapsed: float) -> str:
-        rate = (stats.acks - last[1]) / max(elapsed - last[0], 1e-9)
-        last[:] = [elapsed, stats.acks]
-        return (f"hands {stats.hands:7d}  acks {stats.acks:8d}  {rate:8.1f} acks/s  "
-                f"errors {sum(stats.errors.values())}")
+    def __init__(self, stats: PlayStats, probe: Probe, server_cpu: float | None) -> None:
+        self.stats = stats
+        self.probe = probe
+        self.rows: list[dict[str, Any]] = []
+        self._last = (0.0, 0, 0, server_cpu)  # elapsed, acks, ack latencies, server CPU s
 
-    return line
+    async def line(self, elapsed: float) -> str:
+        stats = self.stats
+        cpu = await self.probe.server_cpu()
+        since, acks, latencies, cpu_before = self._last
+        done = stats.acks - acks
+        p99 = latency_summary(stats.ack_latencies[latencies:])
+        used = None if cpu is None or cpu_before is None else cpu - cpu_before
+        row = {"end_s": elapsed, "acks_per_s": done / max(elapsed - since, 1e-9),
+               "ack_p99_ms": None if p99 is None else p99["p99"] * 1000,
+               "server_cpu_us_per_action": used / done * 1e6 if used is not None and done else None}
+        self.rows.append(row)
+        self._last = (elapsed, stats.acks, len(stats.ack_latencies), cpu)
+        per_action = "" if row["server_cpu_us_per_action"] is None else \
+            f"  {row['server_cpu_us_per_action']:6.0f} us/action"
+        p99_text = "" if row["ack_p99_ms"] is None else f"  ack p99 {row['ack_p99_ms']:7.1f} ms"
+        return (f"hands {stats.hands:7d}  acks {stats.acks:8d}  {row['acks_per_s']:8.1f} acks/s"
+                f"{per_action}{p99_text}  errors {sum(stats.errors.values())}")
 
 
 async def _drain(players: list[Player], stats: PlayStats) -> None:
