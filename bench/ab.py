@@ -198,6 +198,9 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         parser.error(f"--servers gives {len(args.servers)} counts for {len(args.builds)} builds: give one, or one per build")
     if any(a == "--url" or a.startswith("--url=") or a == "--json" or a.startswith("--json=") for a in loadtest):
         parser.error("--url and --json are the tool's own; give the rest of the load test's options after --")
+    if any(a == "--idle-connections" or a.startswith("--idle-connections=") for a in loadtest):
+        parser.error("--idle-connections measures memory, not CPU per action: run `cardroom loadtest --url ... "
+                     "--idle-connections N` against each build instead")
     return args, loadtest
 
 

@@ -64,6 +64,7 @@ def test_one_build_on_one_process_and_on_two(tmp_path):
     (["--rev", "HEAD", "--rev", "HEAD", "--servers", "1,2,3"], "3 counts for 2 builds"),
     (["--rev", "HEAD", "--rev", "HEAD", "--servers", "0"], "at least 1"),
     (["--rev", "HEAD", "--rev", "HEAD", "--servers", "two"], "not a count"),
+    (["--rev", "HEAD", "--rev", "HEAD", "--", "--idle-connections", "100"], "measures memory"),
 ])
 def test_a_bad_command_line_exits_2_and_says_why(args, says):
     done = run(*args, timeout=30)
