@@ -17,7 +17,10 @@ behaviour where it matters:
   ``channel`` and ``data`` (bytes);
 * a connection that breaks fails the next :meth:`get_message` (or the call under way) with
   :class:`~redis.exceptions.ConnectionError`; the call after that connects again and
-  subscribes to every channel in :attr:`channels`;
+  subscribes to every channel in :attr:`channels`. It does so once for every connection
+  lost, even when a :meth:`subscribe` connected again first (after the messages that came
+  on the new connection): what was published in between never arrives, and the reader
+  must know to look for it;
 * ``subscribe`` connects when there is no connection, and returns once Redis confirmed
   the subscription (the confirmation is also queued as a message); it raises
   :class:`~redis.exceptions.ConnectionError` if Redis cannot be reached, and the channel
@@ -234,7 +237,8 @@ class PubSubLink:
             raise rx.TimeoutError("timed out connecting to Redis for pub/sub") from None
         except OSError as exc:
             raise rx.ConnectionError(f"cannot connect to Redis for pub/sub: {exc}") from None
-        self._error = None
+        # (an error not yet raised stays: the reader learns of every lost connection, even
+        # one another call has replaced, since what was published meanwhile is lost)
         self._protocol = protocol
         if self.channels:
             self._write(protocol, ("SUBSCRIBE", *self.channels))

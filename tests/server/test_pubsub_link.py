@@ -82,6 +82,38 @@ async def test_a_cut_fails_the_reader_once_and_the_next_read_subscribes_again(re
         await relay.stop()
 
 
+async def test_the_reader_learns_of_a_lost_connection_that_a_subscribe_replaced(redis_url: str) -> None:
+    """Redis closes the connection; before the reader looks, a ``subscribe`` connects
+    again (and subscribes every channel). What was published in between is lost, so the
+    reader still gets the ``ConnectionError`` once (after what came on the new connection),
+    which is the node's cue to read again what its views may have missed."""
+    redis = Redis.from_url(redis_url)
+    link = pubsub_for(redis)
+    kept, asked = _channel(), _channel()
+    try:
+        await link.subscribe(kept)
+        await _next(link, "subscribe")
+        killed = await redis.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+        assert int(killed) >= 1
+        await redis.publish(kept, b"lost")  # nobody hears it
+        for _ in range(100):  # the link sees the connection close
+            if link._live() is None:
+                break
+            await asyncio.sleep(0.01)
+        await link.subscribe(asked)  # connects again, before the reader looks
+        seen = []
+        with pytest.raises(rx.ConnectionError):
+            for _ in range(10):
+                msg = await link.get_message(timeout=0.5)
+                seen.append(None if msg is None else (msg["type"], msg["channel"]))
+        assert seen == [("subscribe", kept.encode()), ("subscribe", asked.encode())]
+        await redis.publish(kept, b"heard")
+        assert (await _next(link))["data"] == b"heard"  # the same connection goes on
+    finally:
+        await link.aclose()
+        await redis.aclose()
+
+
 async def test_tls_keeps_redis_py() -> None:
     redis = Redis.from_url("rediss://127.0.0.1:1/0")
     pubsub = pubsub_for(redis)
