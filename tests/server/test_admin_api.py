@@ -145,9 +145,12 @@ async def test_an_operator_removes_any_seat_mutes_and_adjusts_wallets(admin_app,
     assert [(p["name"], p["wallet"]) for p in body["players"]] == [("alice", 10_500)]
 
 
-async def test_a_ban_on_one_process_closes_the_player_on_the_other_and_frees_its_seat(make_app):
+async def seated_on_two_processes(make_app, **second_settings):
+    """Two processes with the admin API; alice (on the first, which owns the room) in seat 0
+    with 100 chips, bob (on the second) in seat 1 with 250, of a three-seat table whose
+    first hand waits for a third player."""
     first = await make_app(admin_token=TOKEN)
-    second = await make_app(admin_token=TOKEN)
+    second = await make_app(admin_token=TOKEN, **second_settings)
     a = await Client.connect(first.ws_url)
     await a.hello("alice")
     b = await Client.connect(second.ws_url)  # bob lives on the other process
@@ -156,6 +159,11 @@ async def test_a_ban_on_one_process_closes_the_player_on_the_other_and_frees_its
                              "options": {"seats": 3, "first_hand_players": 3}}))["room"]
     await a.request({"t": "join", "room": room, "seat": 0, "buy_in": 100})
     assert (await b.request({"t": "join", "room": room, "seat": 1, "buy_in": 250}))["t"] == "room"
+    return first, second, a, b, room
+
+
+async def test_a_ban_on_one_process_closes_the_player_on_the_other_and_frees_its_seat(make_app):
+    first, second, a, b, room = await seated_on_two_processes(make_app)
     status, body = await call(first, "POST", f"players/{b.player}/ban?reason=cheating")
     assert (status, body["rooms"]) == (200, [room])
     assert (await b.expect("banned"))["reason"] == "cheating"
@@ -178,16 +186,7 @@ async def test_a_ban_says_which_seats_it_could_not_leave_and_banning_again_leave
     """The room's process does not answer the ban's leave in time (three tries): the
     answer names the room with ``unavailable`` (``cardroom admin ban`` says so and exits
     1); once it answers, a second ban leaves it."""
-    first = await make_app(admin_token=TOKEN)
-    second = await make_app(admin_token=TOKEN, forward_timeout=0.3)
-    a = await Client.connect(first.ws_url)
-    await a.hello("alice")
-    b = await Client.connect(second.ws_url)
-    await b.hello("bob")
-    room = (await a.request({"t": "create_room", "game": "highcard",
-                             "options": {"seats": 3, "first_hand_players": 3}}))["room"]
-    await a.request({"t": "join", "room": room, "seat": 0, "buy_in": 100})
-    assert (await b.request({"t": "join", "room": room, "seat": 1, "buy_in": 250}))["t"] == "room"
+    first, second, a, b, room = await seated_on_two_processes(make_app, forward_timeout=0.3)
     hears = first.directory.on_inbox
     first.directory.on_inbox = lambda m: None if m.get("k") == "cmd" else hears(m)  # deaf to requests
 
