@@ -51,7 +51,6 @@ class Probe:
             reading.rss["server"] = int(sum(r for r in rss if r is not None))
         return reading
 
-
     async def server_cpu(self) -> float | None:
         """The servers' CPU seconds so far (summed), None where they cannot be read: from
         ``/proc`` for local servers (no request to them), else from ``/metrics``."""
