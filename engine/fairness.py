@@ -20,8 +20,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import itertools
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .game import Game
@@ -53,12 +54,9 @@ def message(room: str, hand_no: int, client_seeds: Sequence[str], counter: int) 
 
 def numbers(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str]) -> Iterator[int]:
     """The stream of 32-bit numbers that drives the shuffle."""
-    key = _seed_bytes(server_seed)
-    prefix = f"{SCHEME}|{room}|{hand_no}|{','.join(client_seeds)}|"  # message() without the counter
-    counter = 0
-    while True:
-        yield from _EIGHT_WORDS.unpack(hmac.digest(key, f"{prefix}{counter}".encode(), "sha256"))
-        counter += 1
+    block = _blocks(server_seed, room, hand_no, client_seeds)
+    for counter in itertools.count():
+        yield from block(counter)
 
 
 def derive_deck(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str], size: int) -> list[int]:
@@ -66,22 +64,40 @@ def derive_deck(server_seed: str, room: str, hand_no: int, client_seeds: Sequenc
 
     For ``i`` from ``size - 1`` down to 1, with ``n = i + 1``: take the next number ``u``
     of :func:`numbers` that is below ``2**32 - 2**32 % n``, and swap positions ``i`` and
-    ``u % n``.
+    ``u % n``. (The numbers are taken a block at a time here, not from the generator: a
+    deck is dealt for every hand.)
     """
     for seed in client_seeds:
         if seed and not is_client_seed(seed):
             raise ValueError(f"not a client seed: {seed!r}")
     deck = list(range(size))
-    stream = numbers(server_seed, room, hand_no, client_seeds)
+    block = _blocks(server_seed, room, hand_no, client_seeds)
+    words: list[int] = []
+    taken = 0
     for i in range(size - 1, 0, -1):
         n = i + 1
         limit = (1 << 32) - (1 << 32) % n
-        u = next(stream)
-        while u >= limit:
-            u = next(stream)
+        while True:
+            if taken == len(words):
+                words += block(len(words) // 8)
+            u = words[taken]
+            taken += 1
+            if u < limit:
+                break
         j = u % n
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def _blocks(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str]) -> Callable[[int], tuple[int, ...]]:
+    """``block(counter)``: the eight numbers of HMAC block ``counter`` (:func:`message`)."""
+    key = _seed_bytes(server_seed)
+    prefix = f"{SCHEME}|{room}|{hand_no}|{','.join(client_seeds)}|"  # message() without the counter
+
+    def block(counter: int) -> tuple[int, ...]:
+        return _EIGHT_WORDS.unpack(hmac.digest(key, f"{prefix}{counter}".encode(), "sha256"))
+
+    return block
 
 
 def layout(game: Game, deck: Sequence[int], deal_order: Sequence[int]) -> dict[str, Any]:
