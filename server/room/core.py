@@ -302,6 +302,11 @@ def room_error(room: str, origin: Origin, code: str, message: str, field_: str |
     return Reply(origin, error_message(code, message, origin.ref, field_, room=room))
 
 
+#: the replayers' ``rng``, never drawn from (a replayed bot's choice is in its record):
+#: one for all (seeding a new one for every replay cost a few microseconds)
+_REPLAY_RNG = random.Random(0)
+
+
 class RoomCore:
     """One room's state machine around :mod:`server.room.table` and its game engine.
 
@@ -341,7 +346,7 @@ class RoomCore:
         """A core that only :meth:`replay` s recorded changes (it draws nothing itself)."""
         def nothing() -> str:
             raise ReplayError("a replayed change drew more than its record holds")
-        return cls(game, table, new_id=nothing, new_seed=nothing, rng=random.Random(0))
+        return cls(game, table, new_id=nothing, new_seed=nothing, rng=_REPLAY_RNG)
 
     @property
     def room(self) -> str:

@@ -473,10 +473,10 @@ class Views:
                 self.metrics.view_reloads.inc()
                 await self._reload(view)
                 return
-            table = change.table
+            table, events = change.table, change.events  # the owner's, as the check just showed
         else:  # a state put back whole (lost writes restored)
             table = tbl.from_dict(unpack(msg.snapshot), view.game)
-        events = unpack(msg.events) if msg.events else []
+            events = unpack(msg.events) if msg.events else []
         answers = [Answer.from_wire(a) for a in unpack(msg.answers)] if msg.answers else []
         self.apply(view, table, events, answers)
 
