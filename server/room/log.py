@@ -32,15 +32,13 @@ class RoomLogError(Exception):
 
 def needs_snapshot(before: tbl.Table, change: Change, since: int, every: int = SNAPSHOT_EVERY) -> bool:
     """Must ``change`` (made from ``before``) be stored as a full snapshot, not only its
-    record? Yes when it deals a hand (a snapshot per hand: replay stays within one);
-    when chips cross the table's edge or its transfer bookkeeping changes (so the
+    record? Yes when chips cross the table's edge or its transfer bookkeeping changes (so the
     snapshot Redis holds always counts the table's chips exactly, for the chip audit and
     the transfer sweeper); when the room closes; and when ``every`` changes have passed
     since the last snapshot (``since`` is its version)."""
     t = change.table
     return (
-        change.kind == "start"
-        or change.debit is not None
+        change.debit is not None
         or bool(change.payouts or change.granted or change.forget)
         or t.xin != before.xin
         or t.xout != before.xout
