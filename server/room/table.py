@@ -41,7 +41,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from engine import fairness
@@ -157,13 +157,18 @@ def _copier(cls: type) -> Callable[[Any], Any]:
 
     What ``dataclasses.replace`` does at a fraction of its cost (every change clones the
     table, and every process following the room clones its copy): no ``__init__``
-    (nothing to default or check: every field comes from ``obj``), the attributes taken
-    over in one ``dict.update``, in ``obj``'s order, so instances keep one layout."""
+    (nothing to default or check: every field comes from ``obj``), each field set in the
+    order ``__init__`` sets it, so instances keep one attribute layout and their values
+    inline. (Taking ``obj.__dict__`` over in one ``dict.update`` is faster in a loop, but
+    gives every copy a dictionary of its own: at a human pace the server's CPU per action
+    rose, docs/performance.md.)"""
+    names = tuple(f.name for f in fields(cls))
     new = object.__new__
 
     def copy(obj: Any) -> Any:
         out = new(cls)
-        out.__dict__.update(obj.__dict__)
+        for name in names:
+            setattr(out, name, getattr(obj, name))
         return out
 
     return copy
