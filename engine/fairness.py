@@ -20,9 +20,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import itertools
 import struct
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .game import Game
@@ -52,20 +51,13 @@ def message(room: str, hand_no: int, client_seeds: Sequence[str], counter: int) 
     return f"{SCHEME}|{room}|{hand_no}|{','.join(client_seeds)}|{counter}".encode()
 
 
-def numbers(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str]) -> Iterator[int]:
-    """The stream of 32-bit numbers that drives the shuffle."""
-    block = _blocks(server_seed, room, hand_no, client_seeds)
-    for counter in itertools.count():
-        yield from block(counter)
-
-
 def derive_deck(server_seed: str, room: str, hand_no: int, client_seeds: Sequence[str], size: int) -> list[int]:
     """The hand's deck: card ids ``0 .. size-1`` in the order they are dealt from.
 
     For ``i`` from ``size - 1`` down to 1, with ``n = i + 1``: take the next number ``u``
-    of :func:`numbers` that is below ``2**32 - 2**32 % n``, and swap positions ``i`` and
-    ``u % n``. (The numbers are taken a block at a time here, not from the generator: a
-    deck is dealt for every hand.)
+    that is below ``2**32 - 2**32 % n``, and swap positions ``i`` and ``u % n``. The
+    numbers are those of HMAC blocks 0, 1, ... (:func:`message`), eight big-endian 32-bit
+    numbers each, in order.
     """
     for seed in client_seeds:
         if seed and not is_client_seed(seed):
